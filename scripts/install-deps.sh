@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# install-deps.sh - install (as root, on Debian 12 "bookworm") every package
+# that the build, the demo and the whole test suite need.
+#
+# Idempotent: when every package is already installed it does not touch apt
+# at all, so re-runs take a fraction of a second.  Run as root, or set
+# KM_NO_APT=1 to only report what is missing.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+# Used today.
+PKGS=(
+    # build
+    build-essential meson ninja-build pkg-config libglib2.0-dev
+    # a second compiler, and its sanitizer/libFuzzer runtime (-Dfuzzing=true)
+    clang libclang-rt-14-dev
+    # test helpers (tests/interop/*.py, the oracle's mkomfs-min.py, test summary)
+    python3
+    # kernel interop oracle (tests/interop/oracle/setup.sh): it boots Debian's
+    # kernel in qemu; it apt-get downloads (never installs) the kernel and
+    # busybox-static packages itself, into its own cache
+    qemu-system-x86 cpio kmod xz-utils
+)
+
+# The app will add these when it lands (GUI, USB, tags, GUI tests under Xvfb,
+# hotplug tests under umockdev, Flatpak checks).  Not installed yet: nothing
+# in the tree uses them today.
+# LATER_PKGS=(
+#     libgtk-4-dev libadwaita-1-dev libusb-1.0-0-dev libtagc0-dev
+#     xvfb xauth libumockdev-dev umockdev
+#     gettext desktop-file-utils appstream-util
+#     karma-tools
+# )
+
+missing=()
+for p in "${PKGS[@]}"; do
+    if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#PKGS[@]} packages present"
+    exit 0
+fi
+
+if [ "${KM_NO_APT:-0}" = 1 ]; then
+    echo "install-deps: missing: ${missing[*]}" >&2
+    exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+    echo "install-deps: missing: ${missing[*]} (run as root to install them)" >&2
+    exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"

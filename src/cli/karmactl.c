@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * karmactl.c - the command-line tool: global options, the command table,
+ * per-command option parsing and dispatch.
+ */
+#include "kc.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct kc_command *const commands[] = {
+	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
+	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
+	&kc_cmd_manifest,
+};
+
+static char *opt_image;
+static char *opt_offset;
+
+/* Accepted before the command and after it: `karmactl -i X ls` = `karmactl ls -i X`. */
+static const GOptionEntry global_options[] = {
+	{ "image", 'i', 0, G_OPTION_ARG_FILENAME, &opt_image,
+	  "The volume: an image file or a block device", "IMAGE" },
+	{ "offset", 0, 0, G_OPTION_ARG_STRING, &opt_offset,
+	  "The volume starts this far into IMAGE (K, M, G suffixes)", "BYTES" },
+	{ NULL }
+};
+
+static const struct kc_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static char *command_list(void)
+{
+	GString *s = g_string_new("Commands:\n");
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(commands); i++)
+		g_string_append_printf(s, "  %-9s %-34s %s\n", commands[i]->name,
+				       commands[i]->args, commands[i]->summary);
+	g_string_append(s, "\nkarmactl COMMAND --help shows the options of a command.\n"
+			   "KARMACTL_STATS=1 prints the I/O counters on exit.");
+	return g_string_free(s, FALSE);
+}
+
+/* Options before the command; parsing stops at the command's name. */
+static int parse_global_options(struct kc_ctx *ctx, int *argc, char ***argv)
+{
+	GOptionContext *oc = g_option_context_new("COMMAND [ARGS...]");
+	GError *error = NULL;
+	char *list = command_list();
+	int status = KC_EXIT_OK;
+
+	g_option_context_set_summary(oc, "Work on an OMFS volume (a Rio Karma disk).");
+	g_option_context_set_description(oc, list);
+	g_option_context_add_main_entries(oc, global_options, NULL);
+	g_option_context_set_strict_posix(oc, TRUE);
+	if (!g_option_context_parse(oc, argc, argv, &error)) {
+		status = kc_usage(ctx, "%s", error->message);
+		g_error_free(error);
+	}
+	g_option_context_free(oc);
+	g_free(list);
+	return status;
+}
+
+static GOptionContext *command_option_context(const struct kc_command *cmd, char ***rest)
+{
+	const GOptionEntry remaining[] = {
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest, NULL, NULL },
+		{ NULL }
+	};
+	GOptionContext *oc = g_option_context_new(cmd->args);
+	char *summary = g_strdup_printf("%s.", cmd->summary);
+
+	g_option_context_set_summary(oc, summary);
+	g_free(summary);
+	if (cmd->options)
+		g_option_context_add_main_entries(oc, cmd->options, NULL);
+	g_option_context_add_main_entries(oc, global_options, NULL);
+	g_option_context_add_main_entries(oc, remaining, NULL);
+	return oc;
+}
+
+/* The command's options and positional arguments, checked against its table entry. */
+static int parse_command_args(struct kc_ctx *ctx, const struct kc_command *cmd, int argc,
+			      char **argv, char ***rest)
+{
+	GOptionContext *oc = command_option_context(cmd, rest);
+	char *prgname = g_strdup_printf("karmactl %s", cmd->name);
+	GError *error = NULL;
+	int status = KC_EXIT_OK;
+	int n;
+
+	/* so that the help's usage line reads "karmactl CMD [OPTION...] ARGS" */
+	g_set_prgname(prgname);
+	g_free(prgname);
+	if (!g_option_context_parse(oc, &argc, &argv, &error)) {
+		status = kc_usage(ctx, "%s", error->message);
+		g_error_free(error);
+		goto out;
+	}
+	n = *rest ? (int)g_strv_length(*rest) : 0;
+	if (n < cmd->min_args)
+		status = kc_usage(ctx, "missing argument: %s", cmd->args);
+	else if (n > cmd->max_args)
+		status = kc_usage(ctx, "unexpected argument '%s'", (*rest)[cmd->max_args]);
+	ctx->argc = n;
+	ctx->argv = *rest;
+out:
+	g_option_context_free(oc);
+	return status;
+}
+
+static int apply_global_options(struct kc_ctx *ctx)
+{
+	ctx->image = opt_image;
+	if (opt_offset && !kc_parse_size(opt_offset, &ctx->offset))
+		return kc_usage(ctx, "--offset: not a size: '%s'", opt_offset);
+	return KC_EXIT_OK;
+}
+
+static int run_command(struct kc_ctx *ctx, const struct kc_command *cmd)
+{
+	int status;
+
+	if (cmd->access == KC_NO_VOLUME)
+		return cmd->run(ctx);
+	if (!ctx->image)
+		return kc_usage(ctx, "no volume given: use -i IMAGE");
+	status = kc_volume_open(ctx, cmd->access == KC_WRITABLE);
+	if (status)
+		return status;
+	return kc_volume_close(ctx, cmd->run(ctx));
+}
+
+int main(int argc, char **argv)
+{
+	struct kc_ctx ctx = { 0 };
+	const struct kc_command *cmd;
+	char **rest = NULL;
+	int status;
+
+	setlocale(LC_ALL, "");
+	status = parse_global_options(&ctx, &argc, &argv);
+	if (status)
+		return status;
+	if (argc < 2)
+		return kc_usage(&ctx, "no command given");
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return kc_usage(&ctx, "unknown command '%s'", argv[1]);
+	ctx.cmd = cmd->name;
+	status = parse_command_args(&ctx, cmd, argc - 1, argv + 1, &rest);
+	if (!status)
+		status = apply_global_options(&ctx);
+	if (!status)
+		status = run_command(&ctx, cmd);
+	/* a full disk or a closed pipe must not pass for success */
+	if (fflush(stdout) != 0 && status == KC_EXIT_OK)
+		status = kc_fail_errno(&ctx, "standard output", errno);
+	g_strfreev(rest);
+	g_free(opt_image);
+	g_free(opt_offset);
+	return status;
+}

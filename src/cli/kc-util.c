@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kc-util.c - karmactl's messages, size parsing, host I/O and path helpers. */
+#include "kc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void print_prefix(const struct kc_ctx *ctx)
+{
+	fputs("karmactl: ", stderr);
+	if (ctx->cmd)
+		fprintf(stderr, "%s: ", ctx->cmd);
+}
+
+int kc_fail(const struct kc_ctx *ctx, const char *what, int err)
+{
+	const char *sentence = ctx->fs ? omfs_errmsg(ctx->fs) : NULL;
+
+	print_prefix(ctx);
+	fprintf(stderr, "%s: %s", what, g_strerror(-err));
+	if (sentence && sentence[0])
+		fprintf(stderr, " (%s)", sentence);
+	fputc('\n', stderr);
+	return KC_EXIT_FAIL;
+}
+
+int kc_fail_errno(const struct kc_ctx *ctx, const char *what, int err)
+{
+	print_prefix(ctx);
+	fprintf(stderr, "%s: %s\n", what, g_strerror(err));
+	return KC_EXIT_FAIL;
+}
+
+int kc_failf(const struct kc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	print_prefix(ctx);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return KC_EXIT_FAIL;
+}
+
+int kc_usage(const struct kc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	print_prefix(ctx);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (ctx->cmd)
+		fprintf(stderr, " (see 'karmactl %s --help')\n", ctx->cmd);
+	else
+		fputs(" (see 'karmactl --help')\n", stderr);
+	return KC_EXIT_USAGE;
+}
+
+static unsigned suffix_shift(const char *s)
+{
+	static const char units[] = "KMGT";
+	const char *unit;
+
+	if (!*s)
+		return 0;
+	unit = strchr(units, g_ascii_toupper(*s));
+	if (!unit)
+		return UINT_MAX;
+	s++;
+	/* accept K, KB, KiB (all powers of 1024) */
+	if (*s == 'i')
+		s++;
+	if (*s == 'B')
+		s++;
+	return *s ? UINT_MAX : 10 * (unsigned)(unit - units + 1);
+}
+
+bool kc_parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned shift;
+	char *end;
+
+	if (!g_ascii_isdigit(*s))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	shift = suffix_shift(end);
+	if (shift == UINT_MAX || (shift && v > (UINT64_MAX >> shift)))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+int kc_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+ssize_t kc_read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+char *kc_path_normalize(const char *path)
+{
+	GString *out = g_string_new("");
+	const char *p = path;
+
+	while (*p) {
+		const char *end = strchrnul(p, '/');
+		size_t len = end - p;
+
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(out->str, '/');
+
+			g_string_truncate(out, slash ? (size_t)(slash - out->str) : 0);
+		} else if (len && !(len == 1 && p[0] == '.')) {
+			g_string_append_c(out, '/');
+			g_string_append_len(out, p, len);
+		}
+		p = *end ? end + 1 : end;
+	}
+	return g_string_free(out, FALSE);
+}
+
+const char *kc_path_show(const char *npath)
+{
+	return npath[0] ? npath : "/";
+}
+
+const char *kc_path_name(const char *npath)
+{
+	const char *slash = strrchr(npath, '/');
+
+	return slash ? slash + 1 : npath;
+}
+
+char *kc_path_child(const char *npath, const char *name)
+{
+	return g_strconcat(npath, "/", name, NULL);
+}
+
+char *kc_host_basename(const char *path)
+{
+	char *copy = g_strdup(path);
+	size_t len = strlen(copy);
+	char *slash;
+	char *name;
+
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	slash = strrchr(copy, '/');
+	name = g_strdup(slash && len > 1 ? slash + 1 : (slash ? "" : copy));
+	g_free(copy);
+	return name;
+}

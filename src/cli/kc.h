@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kc.h - what the files of karmactl share: the command table entry, the
+ * per-run context with the mounted volume, error reporting, path and I/O
+ * helpers.
+ */
+#ifndef KC_H
+#define KC_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "omfs.h"
+
+enum {
+	KC_EXIT_OK = 0,
+	KC_EXIT_FAIL = 1,
+	KC_EXIT_USAGE = 2,
+};
+
+/* Bulk transfer size: the core's largest data request, so one call = one request. */
+#define KC_IO_SIZE ((size_t)8 << 20)
+
+struct km_image_device;
+
+struct kc_ctx {
+	const char *cmd;	/* the command's name, for messages */
+	const char *image;	/* -i IMAGE, or NULL */
+	uint64_t offset;	/* --offset: where the volume starts in the image */
+	int argc;		/* positional arguments of the command */
+	char **argv;
+
+	/* Set up by the dispatcher for commands that work on a mounted volume. */
+	struct km_image_device *dev;
+	struct omfs_fs *fs;
+	bool writable;
+	void *io_buf;		/* KC_IO_SIZE bytes, allocated on first use */
+};
+
+enum kc_access {
+	KC_NO_VOLUME,	/* the command opens what it needs itself */
+	KC_READ_ONLY,
+	KC_WRITABLE,
+};
+
+struct kc_command {
+	const char *name;
+	const char *args;	/* synopsis of the positional arguments */
+	const char *summary;
+	const GOptionEntry *options;	/* NULL-terminated, or NULL */
+	int min_args;
+	int max_args;
+	enum kc_access access;
+	int (*run)(struct kc_ctx *ctx);
+};
+
+/* kc-fs-cmds.c */
+extern const struct kc_command kc_cmd_ls, kc_cmd_cat, kc_cmd_mkdir, kc_cmd_rm, kc_cmd_mv,
+	kc_cmd_truncate;
+/* kc-copy-cmds.c */
+extern const struct kc_command kc_cmd_get, kc_cmd_put;
+/* kc-admin-cmds.c */
+extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
+/* kc-manifest.c */
+extern const struct kc_command kc_cmd_manifest;
+
+/* ---- kc-util.c: messages (all return the exit status to use) ---- */
+
+/* "karmactl: CMD: WHAT: strerror (the core's sentence)"; err is a negative errno. */
+int kc_fail(const struct kc_ctx *ctx, const char *what, int err);
+/* The same for host-side errors: no core sentence. err is a positive errno. */
+int kc_fail_errno(const struct kc_ctx *ctx, const char *what, int err);
+int kc_failf(const struct kc_ctx *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* A usage error: one line with a hint, exit status 2. */
+int kc_usage(const struct kc_ctx *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* Bytes with an optional K, M, G or T suffix (powers of 1024). */
+bool kc_parse_size(const char *s, uint64_t *out);
+
+/* Host I/O that retries short transfers. 0 or a positive errno. */
+int kc_write_all(int fd, const void *buf, size_t len);
+/* Fills buf unless end of file comes first. Bytes read, or -errno. */
+ssize_t kc_read_full(int fd, void *buf, size_t len);
+
+/*
+ * Volume paths: kc_path_normalize() makes "/a/b" out of "a//b/", "/a/./c/../b"
+ * (".." is resolved by name); the root is "". Free with g_free().
+ */
+char *kc_path_normalize(const char *path);
+/* How a normalized path is shown: the root as "/". */
+const char *kc_path_show(const char *npath);
+/* The last component of a normalized path ("" for the root). */
+const char *kc_path_name(const char *npath);
+/* The last component of a host path, trailing slashes ignored. Free with g_free(). */
+char *kc_host_basename(const char *path);
+
+/* ---- kc-volume.c ---- */
+
+int kc_volume_open(struct kc_ctx *ctx, bool writable);
+/* Syncs, prints the counters when KARMACTL_STATS=1, unmounts; returns the final status. */
+int kc_volume_close(struct kc_ctx *ctx, int status);
+void *kc_io_buffer(struct kc_ctx *ctx);
+
+/* Looks up a normalized path; -errno on failure (nothing printed). */
+int kc_lookup(struct kc_ctx *ctx, const char *npath, uint64_t *ino, struct omfs_stat *st);
+/* The directory holding a normalized path's last component; prints on failure. */
+int kc_lookup_parent(struct kc_ctx *ctx, const char *npath, uint64_t *dir);
+
+/* Reads a whole file in KC_IO_SIZE pieces into sink; sink prints its own errors. */
+typedef int (*kc_sink_fn)(void *sink_ctx, const void *buf, size_t len);
+int kc_read_file(struct kc_ctx *ctx, const char *npath, uint64_t ino, kc_sink_fn sink,
+		 void *sink_ctx);
+
+/* Writes a whole file to fd (named fdname in messages) with full writes. */
+int kc_copy_to_fd(struct kc_ctx *ctx, const char *npath, uint64_t ino, int fd,
+		  const char *fdname);
+
+/* A directory's entries, sorted by name in byte order. Free with g_free(). */
+int kc_read_dir(struct kc_ctx *ctx, const char *npath, uint64_t dir, struct omfs_dirent **ents,
+		size_t *count);
+
+/*
+ * Walks the tree under dir (path npath): enter() gets each directory's sorted
+ * entries before its subdirectories are walked; leave(), when set, is called
+ * for each subdirectory after its own subtree. Loops and absurd depths (a
+ * corrupt volume) stop the walk with an error.
+ */
+struct kc_walk_ops {
+	int (*enter)(struct kc_ctx *ctx, void *wctx, const char *npath, uint64_t dir,
+		     const struct omfs_dirent *ents, size_t count);
+	int (*leave)(struct kc_ctx *ctx, void *wctx, const char *npath, uint64_t parent,
+		     const struct omfs_dirent *ent);
+};
+int kc_walk(struct kc_ctx *ctx, const char *npath, uint64_t dir, const struct kc_walk_ops *ops,
+	    void *wctx);
+/* npath + "/" + name. Free with g_free(). */
+char *kc_path_child(const char *npath, const char *name);
+
+#endif

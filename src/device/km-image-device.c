@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-image-device.c - an image file or a block-device node as an omfs_blockdev,
+ * optionally a window of it (a partition, or a volume at an offset).
+ */
+#include "km-image-device.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct km_image_device {
+	struct omfs_blockdev bdev;
+	int fd;
+	uint64_t offset;
+	uint64_t length;
+};
+
+static int image_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	struct km_image_device *d = ctx;
+	uint8_t *p = buf;
+
+	if (off > d->length || len > d->length - off)
+		return -EIO;
+	while (len) {
+		ssize_t n = pread(d->fd, p, len, (off_t)(d->offset + off));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;	/* past the end of a file shorter than it claims */
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int image_write(void *ctx, uint64_t off, const void *buf, size_t len)
+{
+	struct km_image_device *d = ctx;
+	const uint8_t *p = buf;
+
+	if (off > d->length || len > d->length - off)
+		return -EIO;
+	while (len) {
+		ssize_t n = pwrite(d->fd, p, len, (off_t)(d->offset + off));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int image_flush(void *ctx)
+{
+	struct km_image_device *d = ctx;
+
+	return fdatasync(d->fd) < 0 ? -errno : 0;
+}
+
+static uint64_t image_size(void *ctx)
+{
+	return ((struct km_image_device *)ctx)->length;
+}
+
+static int fd_size(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size);
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static struct km_image_device *wrap_fd(int fd, uint64_t offset, uint64_t length)
+{
+	struct km_image_device *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->fd = fd;
+	d->offset = offset;
+	d->length = length;
+	d->bdev = (struct omfs_blockdev){
+		.ctx = d, .read = image_read, .write = image_write,
+		.flush = image_flush, .size = image_size,
+	};
+	return d;
+}
+
+struct km_image_device *km_image_device_open(const char *path, bool writable, uint64_t offset,
+					     uint64_t length, char *msg, size_t msglen)
+{
+	int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	uint64_t size = 0;
+	struct km_image_device *d;
+	int saved;
+
+	if (fd < 0 || fd_size(fd, &size) < 0) {
+		saved = errno;
+		snprintf(msg, msglen, "%s: %s", path, strerror(saved));
+		goto fail;
+	}
+	if (offset > size || length > size - offset) {
+		saved = EINVAL;
+		snprintf(msg, msglen, "%s: offset %llu and length %llu lie past its end (%llu bytes)",
+			 path, (unsigned long long)offset, (unsigned long long)length,
+			 (unsigned long long)size);
+		goto fail;
+	}
+	d = wrap_fd(fd, offset, length ? length : size - offset);
+	if (d)
+		return d;
+	saved = ENOMEM;
+	snprintf(msg, msglen, "out of memory");
+fail:
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	return NULL;
+}
+
+struct km_image_device *km_image_device_create(const char *path, uint64_t size, char *msg,
+					       size_t msglen)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct km_image_device *d;
+	int saved;
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+		saved = errno;
+		snprintf(msg, msglen, "%s: %s", path, strerror(saved));
+		if (fd >= 0)
+			close(fd);
+		errno = saved;
+		return NULL;
+	}
+	d = wrap_fd(fd, 0, size);
+	if (!d) {
+		close(fd);
+		snprintf(msg, msglen, "out of memory");
+		errno = ENOMEM;
+	}
+	return d;
+}
+
+const struct omfs_blockdev *km_image_device_blockdev(struct km_image_device *d)
+{
+	return &d->bdev;
+}
+
+int km_image_device_close(struct km_image_device *d)
+{
+	int err = 0;
+
+	if (!d)
+		return 0;
+	if (close(d->fd) < 0)
+		err = -errno;
+	free(d);
+	return err;
+}
