@@ -19,11 +19,22 @@ static const struct kc_command *const commands[] = {
 static char *opt_image;
 static char *opt_offset;
 
+/* Given twice (before and after the command), the last one counts. */
+static gboolean set_global_option(const char *name, const char *value, gpointer data,
+				  GError **error)
+{
+	char **opt = strcmp(name, "--offset") == 0 ? &opt_offset : &opt_image;
+
+	g_free(*opt);
+	*opt = g_strdup(value);
+	return TRUE;
+}
+
 /* Accepted before the command and after it: `karmactl -i X ls` = `karmactl ls -i X`. */
 static const GOptionEntry global_options[] = {
-	{ "image", 'i', 0, G_OPTION_ARG_FILENAME, &opt_image,
+	{ "image", 'i', G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, set_global_option,
 	  "The volume: an image file or a block device", "IMAGE" },
-	{ "offset", 0, 0, G_OPTION_ARG_STRING, &opt_offset,
+	{ "offset", 0, 0, G_OPTION_ARG_CALLBACK, set_global_option,
 	  "The volume starts this far into IMAGE (K, M, G suffixes)", "BYTES" },
 	{ NULL }
 };
@@ -44,7 +55,7 @@ static char *command_list(void)
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(commands); i++)
-		g_string_append_printf(s, "  %-9s %-34s %s\n", commands[i]->name,
+		g_string_append_printf(s, "  %-9s %-18s %s\n", commands[i]->name,
 				       commands[i]->args, commands[i]->summary);
 	g_string_append(s, "\nkarmactl COMMAND --help shows the options of a command.\n"
 			   "KARMACTL_STATS=1 prints the I/O counters on exit.");

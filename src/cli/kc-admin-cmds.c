@@ -195,8 +195,8 @@ static void print_fsck_summary(const struct omfs_fsck_result *res, int code)
 	if (code == OMFS_FSCK_CLEAN)
 		printf("clean");
 	else
-		printf("%u problems, %u fixed, %" PRIu64 " blocks leaked", res->errors, res->fixed,
-		       res->leaked_blocks);
+		printf("%u problem%s, %u fixed, %" PRIu64 " blocks leaked", res->errors,
+		       res->errors == 1 ? "" : "s", res->fixed, res->leaked_blocks);
 	printf(": %" PRIu64 " files, %" PRIu64 " directories (exit code %d)\n", res->files,
 	       res->dirs, code);
 }
@@ -233,7 +233,7 @@ static int fsck_run(struct kc_ctx *ctx)
 
 const struct kc_command kc_cmd_fsck = {
 	.name = "fsck", .args = "[--repair]",
-	.summary = "Check the volume (exit code as e2fsck: 0 clean, 1 fixed, 4 errors left, 8 failed)",
+	.summary = "Check the volume (exit 0 clean, 1 fixed, 4 errors left, 8 failed)",
 	.options = fsck_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = fsck_run,
 };

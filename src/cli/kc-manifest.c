@@ -94,6 +94,6 @@ static int manifest_run(struct kc_ctx *ctx)
 
 const struct kc_command kc_cmd_manifest = {
 	.name = "manifest", .args = "",
-	.summary = "List every entry with type, size and SHA-256, sorted by path",
+	.summary = "Every entry: path, type, size, SHA-256",
 	.min_args = 0, .max_args = 0, .access = KC_READ_ONLY, .run = manifest_run,
 };

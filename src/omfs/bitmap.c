@@ -38,8 +38,7 @@ static void set_run(struct omfs_fs *fs, uint64_t start, uint64_t count, bool use
 	}
 }
 
-/* First block the allocator may hand out: everything below is fixed metadata. */
-static uint64_t alloc_floor(const struct omfs_fs *fs)
+uint64_t omfs_data_start(const struct omfs_fs *fs)
 {
 	uint64_t floor = fs->root_block + fs->mirrors;
 
@@ -95,7 +94,7 @@ int omfs_bitmap_load(struct omfs_fs *fs)
 		if (err)
 			return err;
 		set_tail_bits(fs);
-		set_run(fs, 0, alloc_floor(fs), true);
+		set_run(fs, 0, omfs_data_start(fs), true);
 		fs->free_blocks = count_free(fs);
 		return 0;
 	}
@@ -118,7 +117,7 @@ int omfs_bitmap_load(struct omfs_fs *fs)
 		return err;
 	set_tail_bits(fs);
 	fs->free_blocks = count_free(fs);
-	fs->alloc_cursor = alloc_floor(fs);
+	fs->alloc_cursor = omfs_data_start(fs);
 	return 0;
 }
 
@@ -187,7 +186,7 @@ static int reclaim_pending(struct omfs_fs *fs)
 
 int omfs_alloc_sysblock(struct omfs_fs *fs, uint64_t *block)
 {
-	uint64_t floor = alloc_floor(fs);
+	uint64_t floor = omfs_data_start(fs);
 
 	for (int attempt = 0; attempt < 2; attempt++) {
 		uint64_t n = find_free(fs, floor, fs->num_blocks);
@@ -218,7 +217,7 @@ int omfs_alloc_sysblock(struct omfs_fs *fs, uint64_t *block)
 /* Next fit from the cursor: the first run of `want` blocks, else the longest seen. */
 static bool search_run(struct omfs_fs *fs, uint64_t want, struct omfs_run *run)
 {
-	uint64_t floor = alloc_floor(fs);
+	uint64_t floor = omfs_data_start(fs);
 	uint64_t start = fs->alloc_cursor < floor ? floor : fs->alloc_cursor;
 	struct omfs_run best = { 0, 0 };
 
@@ -246,7 +245,7 @@ int omfs_alloc_data(struct omfs_fs *fs, uint64_t goal, uint64_t want, struct omf
 {
 	if (want == 0)
 		return omfs_error(fs, EINVAL, "allocation of zero blocks");
-	if (goal >= alloc_floor(fs) && goal < fs->num_blocks && !bit_test(fs->map, goal)) {
+	if (goal >= omfs_data_start(fs) && goal < fs->num_blocks && !bit_test(fs->map, goal)) {
 		*run = (struct omfs_run){ goal, free_run_length(fs, goal, want) };
 	} else if (!search_run(fs, want, run)) {
 		int err = reclaim_pending(fs);
@@ -263,7 +262,7 @@ int omfs_alloc_data(struct omfs_fs *fs, uint64_t goal, uint64_t want, struct omf
 
 static int check_run(struct omfs_fs *fs, uint64_t start, uint64_t count, const char *what)
 {
-	if (count == 0 || start < alloc_floor(fs) || start >= fs->num_blocks ||
+	if (count == 0 || start < omfs_data_start(fs) || start >= fs->num_blocks ||
 	    count > fs->num_blocks - start)
 		return omfs_error(fs, EUCLEAN, "%s of blocks %llu+%llu lies outside the data area",
 				  what, (unsigned long long)start, (unsigned long long)count);
@@ -308,7 +307,7 @@ static void apply_pending(struct omfs_fs *fs)
 	for (size_t i = 0; i < fs->npending; i++)
 		set_run(fs, fs->pending[i].start, fs->pending[i].count, false);
 	if (fs->npending && fs->pending[0].start < fs->alloc_cursor)
-		fs->alloc_cursor = alloc_floor(fs);
+		fs->alloc_cursor = omfs_data_start(fs);
 	fs->npending = 0;
 }
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * extent.c - a file's extent tables (omfs-format.md section 7).
  *
@@ -31,14 +31,15 @@ uint32_t omfs_max_extents(const struct omfs_fs *fs, uint32_t table_offset)
 	return (fs->sys_blocksize - header_end) / OMFS_E_ENTRY_SIZE;
 }
 
-static uint8_t *entry_at(uint8_t *blk, uint32_t table, uint32_t i)
+/* Byte offset of entry i of the table that starts at byte `table`. */
+static size_t entry_off(uint32_t table, uint32_t i)
 {
-	return blk + table + OMFS_E_ENTRIES + (size_t)i * OMFS_E_ENTRY_SIZE;
+	return table + OMFS_E_ENTRIES + (size_t)i * OMFS_E_ENTRY_SIZE;
 }
 
 void omfs_extent_table_init(uint8_t *blk, uint32_t off)
 {
-	uint8_t *term = entry_at(blk, off, 0);
+	uint8_t *term = blk + entry_off(off, 0);
 
 	omfs_put_be64(blk + off + OMFS_E_NEXT, OMFS_NIL);
 	omfs_put_be32(blk + off + OMFS_E_COUNT, 1);
@@ -52,19 +53,6 @@ void omfs_extents_free(struct omfs_extents *ex)
 	free(ex->v);
 	free(ex->tables);
 	memset(ex, 0, sizeof(*ex));
-}
-
-/*
- * Blocks below this hold the superblock, the root block and its mirrors and
- * the bitmap: no extent or continuation block may point there.
- */
-static uint64_t first_data_block(const struct omfs_fs *fs)
-{
-	uint64_t first = fs->root_block + fs->mirrors;
-
-	if (fs->bitmap_start != OMFS_NIL && fs->bitmap_start + fs->bitmap_blocks > first)
-		first = fs->bitmap_start + fs->bitmap_blocks;
-	return first;
 }
 
 static int reserve_extent(struct omfs_extents *ex)
@@ -112,7 +100,6 @@ int omfs_extents_append(struct omfs_extents *ex, uint64_t start, uint64_t count)
 
 /* ---- loading ---- */
 
-/* The table array's capacity is always at least the next power of two of ntables. */
 static size_t pow2_ceil(size_t n)
 {
 	size_t p = 1;
@@ -122,6 +109,7 @@ static size_t pow2_ceil(size_t n)
 	return n ? p : 0;
 }
 
+/* The table array's capacity is always at least pow2_ceil(ntables). */
 static int tables_reserve(struct omfs_extents *ex, size_t n)
 {
 	uint64_t *t;
@@ -172,7 +160,7 @@ static int load_entry(struct omfs_fs *fs, uint64_t blk, uint32_t i, const uint8_
 		      struct omfs_extents *ex)
 {
 	uint64_t cluster = omfs_be64(e), blocks = omfs_be64(e + 8);
-	uint64_t first = first_data_block(fs);
+	uint64_t first = omfs_data_start(fs);
 
 	if (blocks == 0)
 		return omfs_error(fs, EUCLEAN, "block %llu: extent %u is empty",
@@ -180,14 +168,16 @@ static int load_entry(struct omfs_fs *fs, uint64_t blk, uint32_t i, const uint8_
 	if (cluster < first || cluster >= fs->num_blocks ||
 	    blocks > fs->num_blocks - cluster)
 		return omfs_error(fs, EUCLEAN,
-				  "block %llu: extent %u (%llu blocks at %llu) lies outside the data area [%llu, %llu)",
+				  "block %llu: extent %u (%llu blocks at %llu) lies outside "
+				  "the data area [%llu, %llu)",
 				  (unsigned long long)blk, i, (unsigned long long)blocks,
 				  (unsigned long long)cluster, (unsigned long long)first,
 				  (unsigned long long)fs->num_blocks);
 	/* no file can map more blocks than the volume has; this also bounds the total */
 	if (blocks > fs->num_blocks - ex->total)
 		return omfs_error(fs, EUCLEAN,
-				  "block %llu: extent %u takes the file past the volume's %llu blocks",
+				  "block %llu: extent %u takes the file past the volume's "
+				  "%llu blocks",
 				  (unsigned long long)blk, i, (unsigned long long)fs->num_blocks);
 	/* unmerged, as on disk, so a store after a load rewrites nothing */
 	if (push_extent(ex, cluster, blocks))
@@ -210,11 +200,11 @@ static int load_table(struct omfs_fs *fs, uint64_t blk, const uint8_t *data, uin
 				  "block %llu: extent count %u is outside 1..%u",
 				  (unsigned long long)blk, count, max);
 	for (uint32_t i = 0; i + 1 < count; i++) {
-		err = load_entry(fs, blk, i, entry_at((uint8_t *)data, off, i), ex);
+		err = load_entry(fs, blk, i, data + entry_off(off, i), ex);
 		if (err)
 			return err;
 	}
-	term = entry_at((uint8_t *)data, off, count - 1);
+	term = data + entry_off(off, count - 1);
 	if (omfs_be64(term) != OMFS_NIL)
 		return omfs_error(fs, EUCLEAN,
 				  "block %llu: the last of %u extents is not a terminator",
@@ -225,18 +215,20 @@ static int load_table(struct omfs_fs *fs, uint64_t blk, const uint8_t *data, uin
 /* Check e_next of the table just loaded and record it as the next table. */
 static int follow_next(struct omfs_fs *fs, uint64_t blk, uint64_t next, struct omfs_extents *ex)
 {
-	uint64_t first = first_data_block(fs);
+	uint64_t first = omfs_data_start(fs);
 	bool loop;
 	int err;
 
 	if (next < first || next >= fs->num_blocks || fs->mirrors > fs->num_blocks - next)
 		return omfs_error(fs, EUCLEAN,
-				  "block %llu: next extent table %llu lies outside the data area [%llu, %llu)",
+				  "block %llu: next extent table %llu lies outside "
+				  "the data area [%llu, %llu)",
 				  (unsigned long long)blk, (unsigned long long)next,
 				  (unsigned long long)first, (unsigned long long)fs->num_blocks);
 	if (ex->ntables >= fs->num_blocks / fs->mirrors)
 		return omfs_error(fs, EUCLEAN,
-				  "block %llu: the extent chain is longer than the volume could hold",
+				  "block %llu: the extent chain is longer than the volume "
+				  "could hold",
 				  (unsigned long long)blk);
 	if (tables_reserve(ex, ex->ntables + 1))
 		return omfs_error(fs, ENOMEM, "no memory for the extent chain at block %llu",
@@ -302,7 +294,7 @@ static int plan_tables(struct omfs_fs *fs, const struct omfs_extents *ex, struct
 	return 0;
 }
 
-/* Give back the continuation blocks past the first `keep`. */
+/* Give back the continuation blocks past the first `keep` (a failed free only leaks). */
 static void free_tables_from(struct omfs_fs *fs, struct omfs_extents *ex, size_t keep)
 {
 	while (ex->ntables > keep) {
@@ -360,12 +352,12 @@ static size_t build_table(struct omfs_fs *fs, const struct omfs_extents *ex,
 	omfs_put_be32(scratch + OMFS_E_COUNT, (uint32_t)n + 1);
 	omfs_put_be32(scratch + OMFS_E_FILL, OMFS_E_FILL_VALUE);
 	for (size_t i = 0; i < n; i++) {
-		e = entry_at(scratch, 0, (uint32_t)i);
+		e = scratch + entry_off(0, (uint32_t)i);
 		omfs_put_be64(e, ex->v[first + i].start);
 		omfs_put_be64(e + 8, ex->v[first + i].count);
 		sum += ex->v[first + i].count;
 	}
-	e = entry_at(scratch, 0, (uint32_t)n);
+	e = scratch + entry_off(0, (uint32_t)n);
 	omfs_put_be64(e, OMFS_NIL);
 	omfs_put_be64(e + 8, ~sum);
 	return len;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * file.c - reading, writing and truncating files, and releasing an inode's
  * blocks when it is removed.
@@ -90,30 +90,44 @@ static bool map_piece(const struct omfs_fs *fs, struct cursor *c, uint64_t pos, 
 	return true;
 }
 
+/* One device request for a piece: into dst when reading, from src when writing. */
+static int move_piece(struct omfs_fs *fs, uint64_t ino, uint64_t dev_off, uint64_t n, void *dst,
+		      const void *src)
+{
+	int err;
+
+	if (dst)
+		err = omfs_dev_read(fs, dev_off, dst, n);
+	else
+		err = omfs_dev_write(fs, dev_off, src, n);
+	if (err)
+		return omfs_error(fs, -err, "inode %llu: %s %llu bytes at block %llu: %s",
+				  (unsigned long long)ino, dst ? "reading" : "writing",
+				  (unsigned long long)n,
+				  (unsigned long long)(dev_off / fs->blocksize), strerror(-err));
+	return 0;
+}
+
 /*
  * Move file bytes [pos, pos + len) between the device and memory: into dst
  * when reading, from src when writing (exactly one is set).
  */
 static int move_data(struct omfs_fs *fs, uint64_t ino, struct cursor *c, uint64_t pos,
-		     uint64_t len, void *dst, const void *src)
+		     uint64_t len, uint8_t *dst, const uint8_t *src)
 {
 	uint64_t done = 0, dev_off, n;
 	int err;
 
 	while (done < len) {
 		if (!map_piece(fs, c, pos + done, len - done, &dev_off, &n))
-			return omfs_error(fs, EIO, "inode %llu: byte %llu lies past the %llu blocks the file maps",
+			return omfs_error(fs, EIO,
+					  "inode %llu: byte %llu is past the file's %llu blocks",
 					  (unsigned long long)ino, (unsigned long long)(pos + done),
 					  (unsigned long long)c->ex->total);
-		if (dst)
-			err = omfs_dev_read(fs, dev_off, (uint8_t *)dst + done, n);
-		else
-			err = omfs_dev_write(fs, dev_off, (const uint8_t *)src + done, n);
+		err = move_piece(fs, ino, dev_off, n, dst ? dst + done : NULL,
+				 src ? src + done : NULL);
 		if (err)
-			return omfs_error(fs, -err, "inode %llu: %s %llu bytes at block %llu failed",
-					  (unsigned long long)ino, dst ? "reading" : "writing",
-					  (unsigned long long)n,
-					  (unsigned long long)(dev_off / fs->blocksize));
+			return err;
 		done += n;
 	}
 	return 0;
@@ -130,7 +144,8 @@ static int write_zeros(struct omfs_fs *fs, uint64_t ino, struct cursor *c, uint6
 		return 0;
 	zeros = calloc(1, chunk);
 	if (!zeros)
-		return omfs_error(fs, ENOMEM, "inode %llu: no memory to zero-fill", (unsigned long long)ino);
+		return omfs_error(fs, ENOMEM, "inode %llu: no memory to zero-fill",
+				  (unsigned long long)ino);
 	for (uint64_t pos = from; pos < to && !err; pos += chunk)
 		err = move_data(fs, ino, c, pos, min_u64(chunk, to - pos), NULL, zeros);
 	free(zeros);
@@ -233,14 +248,14 @@ static int alloc_blocks(struct omfs_fs *fs, struct omfs_extents *ex, uint64_t wa
 
 /*
  * Map blocks up to `need` and store the tables. On failure (a full volume,
- * most likely) every block this call took is given back and the file's
- * mapping is as it was.
+ * most likely) the file's mapping is put back as it was and every block this
+ * call took is given back; should even that fail, the blocks leak (fsck
+ * reclaims them) rather than be freed while a table may point to them.
  */
 static int grow_mapping(struct omfs_fs *fs, struct omfs_buf *b, struct omfs_extents *ex,
 			uint64_t need)
 {
 	uint64_t had = ex->total;
-	struct trim t;
 	int err;
 
 	err = alloc_blocks(fs, ex, need - had);
@@ -248,8 +263,8 @@ static int grow_mapping(struct omfs_fs *fs, struct omfs_buf *b, struct omfs_exte
 		err = omfs_extents_store(fs, b, ex);
 	if (!err)
 		return 0;
-	trim_extents(ex, had, &t);
-	free_trimmed(fs, ex, &t);
+	/* storing the old list also puts back any table a failed store changed */
+	shrink_mapping(fs, b, ex, had);
 	return omfs_error(fs, -err,
 			  "inode %llu: cannot map %llu more blocks (%s); the file is unchanged",
 			  (unsigned long long)b->block, (unsigned long long)(need - had),
@@ -291,7 +306,7 @@ static int write_range(struct omfs_fs *fs, struct omfs_buf *b, struct omfs_exten
 	if (!err)
 		err = write_zeros(fs, b->block, &c, end > valid_end ? end : valid_end, w->new_size);
 	if (err) {
-		/* best effort: on a device error the blocks leak rather than risk a cross-link */
+		/* a device error: give back the blocks this call mapped, as above */
 		if (ex->total > had)
 			shrink_mapping(fs, b, ex, had);
 		return err;
@@ -358,7 +373,8 @@ int64_t omfs_read(struct omfs_fs *fs, uint64_t ino, uint64_t off, void *buf, siz
 		len = 0;
 	} else if (off >= mapped) {
 		err = omfs_error(fs, EIO,
-				 "inode %llu: byte %llu is inside the file's %llu bytes but past its %llu mapped blocks (a hole left by a kernel truncate)",
+				 "inode %llu: byte %llu is inside the file's %llu bytes but past "
+				 "its %llu mapped blocks (a hole left by a kernel truncate)",
 				 (unsigned long long)ino, (unsigned long long)off,
 				 (unsigned long long)size, (unsigned long long)ex.total);
 	} else {

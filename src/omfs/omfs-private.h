@@ -229,6 +229,11 @@ int omfs_writeback(struct omfs_fs *fs);
 int omfs_bitmap_load(struct omfs_fs *fs);
 void omfs_bitmap_destroy(struct omfs_fs *fs);
 bool omfs_block_used(const struct omfs_fs *fs, uint64_t block);
+/*
+ * Blocks below this hold the superblock, the root block and its mirrors and
+ * the bitmap: nothing is allocated there and no extent may point there.
+ */
+uint64_t omfs_data_start(const struct omfs_fs *fs);
 /* s_mirrors consecutive free blocks for a sysblock; *block is the first. */
 int omfs_alloc_sysblock(struct omfs_fs *fs, uint64_t *block);
 /*

@@ -105,13 +105,12 @@ check "manifest of a fresh volume is empty" test -z "$(kv manifest)"
 IMG4=$W/4k.img
 check "mkfs with non-default options" \
 	k mkfs "$IMG4" --size 32M --blocksize 4096 --clustersize 4 --label Karma
-(
-	IMG=$IMG4
-	same "info: blocksize 4096" 4096 "$(field s_blocksize)"
-	same "info: clustersize 4" 4 "$(field r_clustersize)"
-	same "info: label Karma" Karma "$(field r_name)"
-	same "info: 8192 blocks of 4 KiB" 8192 "$(field s_num_blocks)"
-)
+IMG=$IMG4
+same "info: blocksize 4096" 4096 "$(field s_blocksize)"
+same "info: clustersize 4" 4 "$(field r_clustersize)"
+same "info: label Karma" Karma "$(field r_name)"
+same "info: 8192 blocks of 4 KiB" 8192 "$(field s_num_blocks)"
+IMG=$W/default.img
 check "mkfs resizes an existing image" k mkfs "$IMG4" --size 16M --blocksize 4096
 same "resized image is 16 MiB" 16777216 "$(stat -c %s "$IMG4")"
 check "fsck of the 4 KiB volume exits 0" k -i "$IMG4" fsck

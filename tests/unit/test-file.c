@@ -247,8 +247,8 @@ static void raw_assert_content(struct fixture *f, const struct raw_map *m, uint6
 
 		for (uint64_t i = 0; i < BS && lb * BS + i < size; i++)
 			if (d[i] != pattern(lb * BS + i, seed))
-				g_error("logical block %" G_GUINT64_FORMAT " byte %" G_GUINT64_FORMAT
-					" is wrong on the device", lb, i);
+				g_error("logical block %" G_GUINT64_FORMAT " byte %"
+					G_GUINT64_FORMAT " is wrong on the device", lb, i);
 	}
 }
 
@@ -297,9 +297,11 @@ static void test_errors(struct fixture *f, gconstpointer data)
 	check_ret(f, omfs_read(f->fs, f->root, 0, buf, 8), -EISDIR, "read of a directory");
 	check_ret(f, omfs_write(f->fs, f->root, 0, buf, 8), -EISDIR, "write to a directory");
 	check_ret(f, omfs_truncate(f->fs, f->root, 0), -EISDIR, "truncate of a directory");
-	check_ret(f, omfs_write(f->fs, ino, OMFS_MAX_FILE_SIZE, buf, 1), -EFBIG, "write past 4 GiB");
+	check_ret(f, omfs_write(f->fs, ino, OMFS_MAX_FILE_SIZE, buf, 1), -EFBIG,
+		  "write past 4 GiB");
 	check_ret(f, omfs_write(f->fs, ino, UINT64_MAX, buf, 2), -EFBIG, "write at 2^64");
-	check_ret(f, omfs_truncate(f->fs, ino, OMFS_MAX_FILE_SIZE + 1), -EFBIG, "truncate past 4 GiB");
+	check_ret(f, omfs_truncate(f->fs, ino, OMFS_MAX_FILE_SIZE + 1), -EFBIG,
+		  "truncate past 4 GiB");
 	g_assert_nonnull(strstr(omfs_errmsg(f->fs), "4294967295"));
 	remount(f, true);
 	check_ret(f, omfs_write(f->fs, ino, 0, buf, 1), -EROFS, "write on a read-only mount");
