@@ -44,7 +44,7 @@ struct fsck {
 	struct omfs_fsck_result *res;
 	bool quiet;		/* survey pass: nothing reported, counted or written */
 	bool repair;
-	int fatal;		/* -errno of a failure the volume did not cause (memory, device) */
+	int fatal;		/* -errno of a failure not caused by the volume (memory, device) */
 	bool incomplete;	/* some kept file or directory was not walked whole */
 	uint64_t meta_end;	/* first block a file's data may use */
 	size_t map_bytes;
@@ -54,6 +54,13 @@ struct fsck {
 	uint8_t *shared;	/* blocks claimed twice */
 	uint8_t *copies;	/* scratch: every copy of one sysblock */
 	uint8_t *cont;		/* the trusted copy of the continuation block being checked */
+	/*
+	 * Directories whose size to tidy. Harmless findings (INFO) are tidied
+	 * only by a repair that finds errors: a volume with nothing but INFO
+	 * findings is clean, and a repair of a clean volume writes nothing.
+	 */
+	uint64_t *tidy_dirs;
+	size_t ntidy, tidy_cap;
 };
 
 /* ---- bits ---- */
@@ -145,13 +152,20 @@ static int fail(struct fsck *f, int err)
 	return err;
 }
 
+static int out_of_memory(struct fsck *f, const char *what, uint64_t block)
+{
+	return fail(f, omfs_error(f->fs, ENOMEM, "out of memory checking %s %llu", what,
+				  (unsigned long long)block));
+}
+
 /* A name from disk, safe to print. */
 static void shown_name(char *out, size_t outlen, const uint8_t *name, size_t len)
 {
 	size_t o = 0;
 
 	for (size_t i = 0; i < len && i < FSCK_NAME_SHOWN && o + 1 < outlen; i++)
-		out[o++] = name[i] >= 0x20 && name[i] < 0x7F && name[i] != '\'' ? (char)name[i] : '?';
+		out[o++] = name[i] >= 0x20 && name[i] < 0x7F && name[i] != '\'' ?
+			   (char)name[i] : '?';
 	out[o] = '\0';
 	if (len > FSCK_NAME_SHOWN && o + 4 < outlen)
 		strcat(out, "...");
@@ -361,8 +375,8 @@ static int repair_copies(struct fsck *f, const char *what, uint64_t block, char 
 		fixed(f, c->problems, "%s: rewrote all %u copies from the %s, with fresh checksums",
 		      what, f->fs->mirrors, good);
 	else
-		finding(f, OMFS_FSCK_INFO, "%s: not rewritten, because its blocks have another owner too",
-			what);
+		finding(f, OMFS_FSCK_INFO,
+			"%s: not rewritten, because its blocks have another owner too", what);
 	return 0;
 }
 
@@ -491,7 +505,7 @@ static int check_root_block(struct fsck *f)
 	int err;
 
 	if (!blk)
-		return fail(f, omfs_error(fs, ENOMEM, "out of memory checking the root block"));
+		return out_of_memory(f, "root block", fs->root_block);
 	err = read_copies(f, fs->root_block);
 	if (!err) {
 		keep = root_copy_to_keep(f);
@@ -509,7 +523,7 @@ static int check_root_block(struct fsck *f)
 struct file_scan {
 	uint64_t ino;
 	uint64_t mapped;	/* blocks in the runs that lie in the data area */
-	bool bad_runs;		/* a run outside the data area or an unknown table: no size check */
+	bool bad_runs;		/* a run outside the data area, or an unknown table */
 	bool problems;		/* something the core may refuse: skip the cross-check */
 };
 
@@ -605,7 +619,8 @@ static int check_table(struct fsck *f, struct file_scan *s, uint64_t block, char
 	bool runs_ok = true;
 
 	if (count < 1 || count > max) {
-		finding(f, OMFS_FSCK_ERROR, "file %llu: block %llu: extent count %u is outside 1..%u",
+		finding(f, OMFS_FSCK_ERROR,
+			"file %llu: block %llu: extent count %u is outside 1..%u",
 			(unsigned long long)s->ino, (unsigned long long)block, count, max);
 		/* which blocks the table maps is unknown */
 		s->problems = s->bad_runs = true;
@@ -672,8 +687,8 @@ static void check_file_size(struct fsck *f, struct file_scan *s, const uint8_t *
 	unsigned long long ino = (unsigned long long)s->ino;
 
 	if (size > OMFS_MAX_FILE_SIZE) {
-		finding(f, OMFS_FSCK_ERROR, "file %llu: size %llu is larger than OMFS allows (%llu)",
-			ino, (unsigned long long)size, OMFS_MAX_FILE_SIZE);
+		finding(f, OMFS_FSCK_ERROR,
+			"file %llu: size %llu is larger than OMFS allows (%llu)", ino, (unsigned long long)size, OMFS_MAX_FILE_SIZE);
 		s->problems = true;
 	}
 	if (s->bad_runs)
@@ -748,12 +763,20 @@ struct move {
 	uint32_t from, to;	/* buckets */
 };
 
+/* An entry's name, reduced to a fingerprint to find duplicates without keeping every name. */
+struct name_key {
+	uint64_t hash;
+	uint64_t ino;
+};
+
 struct dir_walk {
 	uint64_t ino;
 	unsigned depth;
 	bool problems;		/* a finding in this directory's own chains */
 	struct move *moves;	/* misplaced entries, relinked once the walk is done */
 	size_t nmoves, cap;
+	struct name_key *names;	/* every entry kept */
+	size_t nnames, names_cap;
 };
 
 /* A chain node, as read from its trusted copy. */
@@ -810,7 +833,8 @@ static enum verdict check_entry_name(struct fsck *f, struct dir_walk *dw, struct
 		return KEEP;
 	}
 	if (!omfs_name_valid(name, len)) {
-		finding(f, OMFS_FSCK_ERROR, "%s: its name is \".\", \"..\" or contains '/'", e->what);
+		finding(f, OMFS_FSCK_ERROR, "%s: its name is \".\", \"..\" or contains '/'",
+			e->what);
 		dw->problems = true;
 	}
 	want = name_bucket(f, blk);
@@ -851,7 +875,8 @@ static int examine_entry(struct fsck *f, struct dir_walk *dw, struct entry *e, u
 		return err;
 	if (e->c.trusted < 0) {
 		bit_set(f->seen, e->ino);
-		finding(f, OMFS_FSCK_ERROR, "%s: no copy verifies (primary: %s)", e->what, e->c.why);
+		finding(f, OMFS_FSCK_ERROR, "%s: no copy verifies (primary: %s)", e->what,
+			e->c.why);
 		return 0;
 	}
 	describe_entry(dw, e, blk);
@@ -865,7 +890,7 @@ static int examine_entry(struct fsck *f, struct dir_walk *dw, struct entry *e, u
 		return 0;
 	}
 	if (parent != dw->ino) {
-		/* It may belong to its parent's chain too: it can be entered once more from there. */
+		/* It may be in its parent's chain too: it can be entered once more from there. */
 		if (was_rejected) {
 			finding(f, OMFS_FSCK_ERROR, "%s was reached before, in another directory",
 				e->what);
@@ -926,8 +951,7 @@ static int queue_move(struct fsck *f, struct dir_walk *dw, uint64_t ino, uint32_
 		struct move *m = realloc(dw->moves, cap * sizeof(*m));
 
 		if (!m)
-			return fail(f, omfs_error(f->fs, ENOMEM, "out of memory checking directory %llu",
-						  (unsigned long long)dw->ino));
+			return out_of_memory(f, "directory", dw->ino);
 		dw->moves = m;
 		dw->cap = cap;
 	}
@@ -972,6 +996,36 @@ static int keep_entry(struct fsck *f, struct dir_walk *dw, struct entry *e, uint
 	return walk_dir(f, e->ino, blk, dw->depth + 1);
 }
 
+/* FNV-1a: only a first sieve, names with equal fingerprints are compared byte by byte. */
+static uint64_t name_fingerprint(const uint8_t *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ name[i]) * 0x100000001b3ull;
+	return h ^ len;
+}
+
+static int remember_name(struct fsck *f, struct dir_walk *dw, uint64_t ino, const uint8_t *blk)
+{
+	const uint8_t *name = blk + OMFS_I_NAME;
+	size_t len = strnlen((const char *)name, OMFS_NAME_MAX);
+
+	if (len == 0)
+		return 0;	/* reported as empty already */
+	if (dw->nnames == dw->names_cap) {
+		size_t cap = dw->names_cap ? dw->names_cap * 2 : 32;
+		struct name_key *k = realloc(dw->names, cap * sizeof(*k));
+
+		if (!k)
+			return out_of_memory(f, "directory", dw->ino);
+		dw->names = k;
+		dw->names_cap = cap;
+	}
+	dw->names[dw->nnames++] = (struct name_key){ name_fingerprint(name, len), ino };
+	return 0;
+}
+
 /* Walk one bucket's chain; every step enters a new sysblock or ends the walk. */
 static int walk_chain(struct fsck *f, struct dir_walk *dw, const uint8_t *dirblk,
 		      uint32_t bucket, uint8_t *blk)
@@ -1006,6 +1060,8 @@ static int walk_chain(struct fsck *f, struct dir_walk *dw, const uint8_t *dirblk
 			err = queue_move(f, dw, e.ino, bucket, name_bucket(f, blk));
 		else
 			pred = (struct link){ e.ino, OMFS_I_SIBLING };
+		if (!err)
+			err = remember_name(f, dw, e.ino, blk);
 		if (!err)
 			err = keep_entry(f, dw, &e, blk);
 		if (err)
@@ -1042,6 +1098,92 @@ static int apply_moves(struct fsck *f, struct dir_walk *dw)
 	return 0;
 }
 
+static int compare_name_keys(const void *a, const void *b)
+{
+	const struct name_key *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* The name of an entry already checked, from its first copy that verifies. */
+static int read_name(struct fsck *f, uint64_t ino, char *name)
+{
+	int err = read_copies(f, ino);
+
+	name[0] = '\0';
+	for (uint32_t i = 0; !err && i < f->fs->mirrors; i++) {
+		const uint8_t *c = copy_at(f, i);
+
+		if (!copy_problem(f, c, ino, OMFS_TYPE_INODE)) {
+			size_t len = strnlen((const char *)c + OMFS_I_NAME, OMFS_NAME_MAX);
+
+			memcpy(name, c + OMFS_I_NAME, len);
+			name[len] = '\0';
+			break;
+		}
+	}
+	return err;
+}
+
+/*
+ * Entries whose names have the same fingerprint, compared in full. A hostile
+ * directory could hold many crafted equal fingerprints: past this many, the
+ * rest of such a group is not compared.
+ */
+#define FSCK_MAX_SAME_FINGERPRINT 16
+
+static int check_name_group(struct fsck *f, struct dir_walk *dw, const struct name_key *k,
+			    size_t n)
+{
+	char (*names)[OMFS_NAME_MAX + 1];
+	int err = 0;
+
+	if (n > FSCK_MAX_SAME_FINGERPRINT)
+		n = FSCK_MAX_SAME_FINGERPRINT;
+	names = malloc(n * sizeof(*names));
+	if (!names)
+		return out_of_memory(f, "directory", dw->ino);
+	for (size_t i = 0; !err && i < n; i++)
+		err = read_name(f, k[i].ino, names[i]);
+	for (size_t i = 1; !err && i < n; i++) {
+		for (size_t j = 0; j < i; j++) {
+			char shown[FSCK_NAME_SHOWN + 8];
+
+			if (strcmp(names[i], names[j]))
+				continue;
+			shown_name(shown, sizeof(shown), (const uint8_t *)names[i],
+				   strlen(names[i]));
+			finding(f, OMFS_FSCK_ERROR,
+				"directory %llu: entries %llu and %llu are both named '%s'",
+				(unsigned long long)dw->ino, (unsigned long long)k[j].ino,
+				(unsigned long long)k[i].ino, shown);
+			dw->problems = true;
+			break;
+		}
+	}
+	free(names);
+	return err;
+}
+
+/* Two entries of one directory with the same name: lookups find only one of them. */
+static int check_duplicate_names(struct fsck *f, struct dir_walk *dw)
+{
+	int err = 0;
+
+	if (dw->nnames < 2)
+		return 0;
+	qsort(dw->names, dw->nnames, sizeof(*dw->names), compare_name_keys);
+	for (size_t i = 0, j; !err && i < dw->nnames; i = j) {
+		for (j = i + 1; j < dw->nnames && dw->names[j].hash == dw->names[i].hash; j++)
+			;
+		if (j - i > 1)
+			err = check_name_group(f, dw, dw->names + i, j - i);
+	}
+	return err;
+}
+
 /* A directory that passed every check must be listable by the core too. */
 static int cross_check_dir(struct fsck *f, uint64_t ino)
 {
@@ -1064,7 +1206,6 @@ static int cross_check_dir(struct fsck *f, uint64_t ino)
 static int check_dir_size(struct fsck *f, uint64_t ino, const uint8_t *blk)
 {
 	uint64_t size = omfs_be64(blk + OMFS_I_SIZE);
-	int r;
 
 	if (size == f->fs->sys_blocksize)
 		return 0;
@@ -1072,11 +1213,32 @@ static int check_dir_size(struct fsck *f, uint64_t ino, const uint8_t *blk)
 		(unsigned long long)ino, (unsigned long long)size, f->fs->sys_blocksize);
 	if (!f->repair)
 		return 0;
-	r = edit_u64(f, ino, OMFS_TYPE_INODE, OMFS_I_SIZE, f->fs->sys_blocksize);
-	if (r > 0)
-		fixed(f, 0, "directory %llu: set its size to %u", (unsigned long long)ino,
-		      f->fs->sys_blocksize);
-	return r < 0 ? r : 0;
+	if (f->ntidy == f->tidy_cap) {
+		size_t cap = f->tidy_cap ? f->tidy_cap * 2 : 16;
+		uint64_t *t = realloc(f->tidy_dirs, cap * sizeof(*t));
+
+		if (!t)
+			return out_of_memory(f, "directory", ino);
+		f->tidy_dirs = t;
+		f->tidy_cap = cap;
+	}
+	f->tidy_dirs[f->ntidy++] = ino;
+	return 0;
+}
+
+static int tidy_dir_sizes(struct fsck *f)
+{
+	for (size_t i = 0; i < f->ntidy; i++) {
+		uint64_t ino = f->tidy_dirs[i];
+		int r = edit_u64(f, ino, OMFS_TYPE_INODE, OMFS_I_SIZE, f->fs->sys_blocksize);
+
+		if (r < 0)
+			return r;
+		if (r)
+			fixed(f, 0, "directory %llu: set its size to %u", (unsigned long long)ino,
+			      f->fs->sys_blocksize);
+	}
+	return 0;
 }
 
 static int walk_dir(struct fsck *f, uint64_t ino, uint8_t *blk, unsigned depth)
@@ -1087,15 +1249,17 @@ static int walk_dir(struct fsck *f, uint64_t ino, uint8_t *blk, unsigned depth)
 	int err = check_dir_size(f, ino, blk);
 
 	if (!child)
-		err = fail(f, omfs_error(f->fs, ENOMEM, "out of memory checking directory %llu",
-					 (unsigned long long)ino));
+		err = out_of_memory(f, "directory", ino);
 	for (uint32_t b = 0; !err && b < nbuckets; b++)
 		err = walk_chain(f, &dw, blk, b, child);
 	if (!err)
 		err = apply_moves(f, &dw);
+	if (!err && !f->quiet)
+		err = check_duplicate_names(f, &dw);
 	if (!err && !dw.problems && !f->quiet)
 		err = cross_check_dir(f, ino);
 	free(dw.moves);
+	free(dw.names);
 	free(child);
 	return err;
 }
@@ -1127,7 +1291,7 @@ static int walk_root(struct fsck *f)
 	int err;
 
 	if (!blk)
-		return fail(f, omfs_error(fs, ENOMEM, "out of memory checking the root directory"));
+		return out_of_memory(f, "root directory", fs->root_dir);
 	snprintf(what, sizeof(what), "root directory %llu", (unsigned long long)fs->root_dir);
 	bit_set(f->seen, fs->root_dir);
 	err = check_copies(f, what, fs->root_dir, OMFS_TYPE_INODE, blk, &c);
@@ -1218,7 +1382,7 @@ static int check_bitmap_tail(struct fsck *f, bool *ok)
 
 	*ok = true;
 	if (!blk)
-		return fail(f, omfs_error(fs, ENOMEM, "out of memory reading the bitmap"));
+		return out_of_memory(f, "bitmap block", fs->bitmap_start + last);
 	err = omfs_dev_read(fs, omfs_block_offset(fs, fs->bitmap_start + last), blk, fs->blocksize);
 	if (err) {
 		free(blk);
@@ -1294,7 +1458,8 @@ static int check_bitmap(struct fsck *f)
 			      "in use but marked free in the bitmap");
 	f->res->leaked_blocks = leaks.blocks;
 	err = check_bitmap_tail(f, &tail_ok);
-	if (err || !f->repair || (!leaks.runs && !missing.runs && tail_ok))
+	/* the tail alone is harmless: it is set only when the volume is being repaired anyway */
+	if (err || !f->repair || !f->res->errors || (!leaks.runs && !missing.runs && tail_ok))
 		return err;
 	reclaim = leaks.runs && !f->incomplete;
 	if (leaks.runs && !reclaim)
@@ -1313,21 +1478,12 @@ static int check_bitmap(struct fsck *f)
 
 /* ---- the passes ---- */
 
-static uint64_t data_area_start(const struct omfs_fs *fs)
-{
-	uint64_t first = fs->root_block + fs->mirrors;
-
-	if (fs->bitmap_start != OMFS_NIL && fs->bitmap_start + fs->bitmap_blocks > first)
-		first = fs->bitmap_start + fs->bitmap_blocks;
-	return first;
-}
-
 static int fsck_alloc(struct fsck *f)
 {
 	struct omfs_fs *fs = f->fs;
 
 	f->map_bytes = (size_t)((fs->num_blocks + 7) / 8);
-	f->meta_end = data_area_start(fs);
+	f->meta_end = omfs_data_start(fs);
 	f->owned = calloc(1, f->map_bytes);
 	f->seen = calloc(1, f->map_bytes);
 	f->rejected = calloc(1, f->map_bytes);
@@ -1347,6 +1503,7 @@ static void fsck_free(struct fsck *f)
 	free(f->shared);
 	free(f->copies);
 	free(f->cont);
+	free(f->tidy_dirs);
 }
 
 /* One walk of the whole volume. The survey pass is quiet and writes nothing. */
@@ -1358,6 +1515,7 @@ static int run_pass(struct fsck *f, bool survey)
 	f->quiet = survey;
 	f->repair = !survey && f->opts && f->opts->repair;
 	f->incomplete = false;
+	f->ntidy = 0;
 	memset(f->owned, 0, f->map_bytes);
 	memset(f->seen, 0, f->map_bytes);
 	memset(f->rejected, 0, f->map_bytes);
@@ -1370,6 +1528,8 @@ static int run_pass(struct fsck *f, bool survey)
 	err = walk_root(f);
 	if (!err && !survey)
 		err = check_bitmap(f);
+	if (!err && f->repair && f->res->errors)
+		err = tidy_dir_sizes(f);
 	return err;
 }
 

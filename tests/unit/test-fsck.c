@@ -90,7 +90,7 @@ static struct vol *vol_new(void)
 	return v;
 }
 
-/* A file of 150 one-block extents (interleaved with another file): it needs a continuation block. */
+/* A file of 150 one-block extents, interleaved with another file's: it needs a continuation. */
 static struct vol *vol_new_fragmented(void)
 {
 	struct vol *v = vol_new();
@@ -515,7 +515,7 @@ static void test_bad_parent(void)
 	set64(v, v->a, OMFS_I_PARENT, v->music);
 	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
 	g_assert_true(has(&r, OMFS_FSCK_ERROR, a, "parent pointer"));
-	/* the entry would be detached: its inode (2 blocks) and its data block are owned by nothing */
+	/* the entry would be detached: its inode (2 blocks) and data block are owned by nothing */
 	g_assert_cmpuint(r.res.leaked_blocks, ==, 3);
 	g_assert_cmpuint(r.res.files, ==, 4);
 
@@ -693,19 +693,44 @@ static void test_slack_is_info(void)
 	vol_free(v);
 }
 
+/* A harmless finding alone: the volume is clean, and a repair writes nothing. */
+static void assert_info_only(struct vol *v, const char *what)
+{
+	struct run r = { 0 };
+	uint64_t writes = v->dev->writes;
+
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_true(has(&r, OMFS_FSCK_INFO, what, NULL));
+	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_true(has(&r, OMFS_FSCK_INFO, what, NULL));
+	g_assert_cmpuint(count(&r, OMFS_FSCK_FIXED), ==, 0);
+	g_assert_cmpuint(v->dev->writes, ==, writes);
+	run_clear(&r);
+}
+
+/* With a real error to repair as well, the harmless finding is tidied too. */
+static void assert_tidied_with_errors(struct vol *v, const char *fix)
+{
+	struct run r = { 0 };
+	uint64_t leak = v->num_blocks - 7;
+
+	g_assert_false(bit_used(v, leak));
+	bit_put(v, leak, true);
+	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_CORRECTED);
+	g_assert_true(has(&r, OMFS_FSCK_FIXED, fix, NULL));
+	g_assert_false(bit_used(v, leak));
+	run_clear(&r);
+	assert_clean(v, 0);
+}
+
 static void test_dir_size_info(void)
 {
 	struct vol *v = vol_new();
-	struct run r = { 0 };
 
 	set64(v, v->music, OMFS_I_SIZE, 0);
-	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
-	g_assert_true(has(&r, OMFS_FSCK_INFO, "size is 0", NULL));
-	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_CLEAN);
-	g_assert_true(has(&r, OMFS_FSCK_FIXED, "set its size", NULL));
+	assert_info_only(v, "size is 0");
+	assert_tidied_with_errors(v, "set its size");
 	g_assert_cmpuint(get64(v, v->music, OMFS_I_SIZE), ==, SYS_BS);
-	assert_clean(v, 0);
-	run_clear(&r);
 	vol_free(v);
 }
 
@@ -729,17 +754,36 @@ static void test_empty_name(void)
 static void test_bitmap_tail(void)
 {
 	struct vol *v = vol_new();
-	struct run r = { 0 };
 	uint64_t past = v->num_blocks + 3;
 
+	/* mkomfs leaves these clear */
 	g_assert_true(bit_used(v, past));
 	bit_put(v, past, false);
-	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
-	g_assert_true(has(&r, OMFS_FSCK_INFO, "past the volume", NULL));
-	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_CLEAN);
+	assert_info_only(v, "past the volume");
+	assert_tidied_with_errors(v, "bits past the end set");
 	g_assert_true(bit_used(v, past));
-	assert_clean(v, 0);
+	vol_free(v);
+}
+
+static void test_duplicate_names(void)
+{
+	struct vol *v = vol_new();
+	struct run r = { 0 };
+	char *dup = g_strdup_printf("entries %llu and %llu are both named '11'",
+				    (unsigned long long)MIN(v->c11, v->c30),
+				    (unsigned long long)MAX(v->c11, v->c30));
+
+	/* "30" renamed "11" on disk: the same bucket, so only the name is wrong */
+	memcpy(blockp(v, v->c30) + OMFS_I_NAME, "11", 2);
+	reseal(v, v->c30);
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
+	g_assert_cmpuint(r.res.errors, ==, 1);
+	g_assert_true(has(&r, OMFS_FSCK_ERROR, dup, NULL));
+	/* which one to rename is a choice for the user */
+	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_UNCORRECTED);
+	g_assert_cmpuint(r.res.fixed, ==, 0);
 	run_clear(&r);
+	g_free(dup);
 	vol_free(v);
 }
 
@@ -1051,6 +1095,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/fsck/dir-size-info", test_dir_size_info);
 	g_test_add_func("/fsck/empty-name", test_empty_name);
 	g_test_add_func("/fsck/bitmap-tail", test_bitmap_tail);
+	g_test_add_func("/fsck/duplicate-names", test_duplicate_names);
 	g_test_add_func("/fsck/root-block-unsealed", test_root_block_unsealed);
 	g_test_add_func("/fsck/root-block-fields", test_root_block_fields);
 	g_test_add_func("/fsck/root-parent", test_root_parent);
