@@ -60,6 +60,13 @@ static int make_host_dir(struct kc_ctx *ctx, const char *host)
 	return kc_fail_errno(ctx, host, err == EEXIST ? ENOTDIR : err);
 }
 
+/* A hostile volume may hold names that would climb out of the destination. */
+static bool is_safe_host_name(const struct omfs_dirent *ent)
+{
+	return !is_dot_name(ent->name) && !strchr(ent->name, '/') &&
+	       strlen(ent->name) == ent->namelen;
+}
+
 static int get_entries(struct kc_ctx *ctx, void *wctx, const char *npath, uint64_t dir,
 		       const struct omfs_dirent *ents, size_t count)
 {
@@ -68,9 +75,15 @@ static int get_entries(struct kc_ctx *ctx, void *wctx, const char *npath, uint64
 	size_t i;
 
 	for (i = 0; i < count && !status; i++) {
-		char *cpath = kc_path_child(npath, ents[i].name);
-		char *host = g_strconcat(tree->host_root, cpath + tree->vol_root_len, NULL);
+		char *cpath, *host;
 
+		if (!is_safe_host_name(&ents[i])) {
+			status = kc_failf(ctx, "%s: entry at block %llu has a name that is unsafe on the host; not copied",
+					  kc_path_show(npath), (unsigned long long)ents[i].ino);
+			break;
+		}
+		cpath = kc_path_child(npath, ents[i].name);
+		host = g_strconcat(tree->host_root, cpath + tree->vol_root_len, NULL);
 		if (ents[i].is_dir)
 			status = make_host_dir(ctx, host);
 		else

@@ -103,7 +103,7 @@ done_testing() {
 # makes the work folder.
 interop_init() {
     [ $# -ge 1 ] || { echo "usage: $0 KARMACTL [mkfs options...]" >&2; exit 2; }
-    KARMACTL=$1
+    KARMACTL=$(realpath -m "$1")
     shift
     GEOMETRY=("$@")
     [ -x "$KARMACTL" ] || skip_all "karmactl not built ($KARMACTL)"
@@ -112,7 +112,7 @@ interop_init() {
         why=$(oracle_missing) && skip_all "$why"
     fi
     W=$(mktemp -d "${TMPDIR:-/tmp}/km-interop.XXXXXX")
-    trap 'echo "# interrupted"; finish_workdir 1' INT TERM
+    trap 'echo "# interrupted"; finish_workdir 1; exit 1' INT TERM
     echo "# karmactl: $KARMACTL"
     echo "# mkfs options: ${GEOMETRY[*]:-(defaults)}"
     echo "# work folder: $W"

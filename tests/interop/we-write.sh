@@ -166,7 +166,7 @@ else
     diag < "$W/fill.err"
 fi
 # a failed put must leave nothing behind, or at least something we can delete
-if kc "$IMG" ls "/fill/$name" > /dev/null 2>&1; then
+if [ $full = 1 ] && kc "$IMG" ls "/fill/$name" > /dev/null 2>&1; then
     echo "# the failed put left /fill/$name behind: deleting it"
     ok "rm the leftover of the failed put" kc "$IMG" rm "/fill/$name"
 fi

@@ -39,7 +39,6 @@ void model_init(struct model *m, uint64_t root_ino)
 	m->files = g_ptr_array_new();
 	m->dirs = g_ptr_array_new();
 	g_ptr_array_add(m->dirs, m->root);
-	m->file_bytes = 0;
 }
 
 static gboolean free_one(GNode *n, gpointer unused)
@@ -89,7 +88,6 @@ void model_remove(struct model *m, GNode *n)
 	if (mn->is_dir) {
 		g_assert_true(g_ptr_array_remove_fast(m->dirs, n));
 	} else {
-		m->file_bytes -= mn->data->len;
 		g_assert_true(g_ptr_array_remove_fast(m->files, n));
 	}
 	g_node_unlink(n);
@@ -118,7 +116,6 @@ void model_resize(struct model *m, GNode *file, uint64_t size)
 	g_byte_array_set_size(d, (guint)size);
 	if (size > old)
 		memset(d->data + old, 0, size - old);
-	m->file_bytes += size - old;
 }
 
 void model_write(struct model *m, GNode *file, uint64_t off, const uint8_t *buf, size_t len)

@@ -33,7 +33,6 @@ struct model {
 	GNode *root;
 	GPtrArray *files;	/* GNode * of every file, for random picks */
 	GPtrArray *dirs;	/* GNode * of every directory, the root included */
-	uint64_t file_bytes;	/* sum of the file sizes */
 };
 
 static inline struct mnode *mnode_of(GNode *n)
@@ -76,7 +75,29 @@ struct config {
 	guint32 seed;		/* the suite's seed for this configuration */
 };
 
+/* What a run must have done at least once (checked at the default length). */
+enum event {
+	EV_GAP_WRITE,		/* a write past the end, leaving zeros between */
+	EV_BIG_WRITE,		/* a write of more than 8 blocks */
+	EV_SHRINK,
+	EV_GROW,		/* truncate past the end */
+	EV_RENAME_SAME_DIR,
+	EV_RENAME_CROSS_DIR,
+	EV_RENAME_OVER_FILE,
+	EV_RENAME_OVER_EMPTY_DIR,
+	EV_RENAME_INTO_SUBTREE,	/* -EINVAL */
+	EV_RENAME_OVER_FULL_DIR,	/* -ENOTEMPTY */
+	EV_RENAME_FILE_OVER_DIR,	/* -EISDIR */
+	EV_RMDIR_EMPTY,
+	EV_RMDIR_NOT_EMPTY,	/* -ENOTEMPTY */
+	EV_UNLINK,
+	EV_LOOKUP_MISSING,	/* -ENOENT */
+	EV_PREFIX_IN_BUCKET,	/* a lookup where a prefix (or extension) of the name shares its bucket */
+	EV_COUNT
+};
+
 struct run_stats {
+	unsigned events[EV_COUNT];
 	unsigned ops;
 	unsigned enospc;
 	unsigned max_extents;
@@ -84,6 +105,12 @@ struct run_stats {
 	unsigned renames_done;
 	unsigned remounts;
 	uint64_t bytes_written;
+};
+
+/* Two names of the crowd in one bucket, the first a prefix of the second. */
+struct name_pair {
+	guint prefix;
+	guint longer;
 };
 
 struct run {
@@ -105,6 +132,8 @@ struct run {
 	uint32_t inode_extents;	/* data extents an inode's table holds */
 	uint32_t cont_extents;	/* data extents a continuation table holds */
 	uint32_t nbuckets;
+	GPtrArray *crowd;	/* names that share a few buckets, prefixes of one another */
+	GArray *prefix_pairs;	/* struct name_pair */
 	uint8_t *buf;		/* scratch for reads */
 	size_t buf_size;
 };
@@ -138,16 +167,22 @@ bool verify_accounting(struct run *r);
 /* fsck (not repairing) on the unmounted device: clean, nothing written. */
 bool verify_fsck(struct run *r);
 
-/* The on-disk bitmap after a sync: free blocks, and those in runs of >= mirrors. */
-struct free_space {
-	uint64_t free;
-	uint64_t in_sysblock_runs;
-	uint64_t sysblock_runs;
+/* Free blocks and the file's mapping before an operation that may allocate. */
+struct space_before {
+	uint64_t free;		/* statfs: free blocks, pending frees included */
+	uint64_t data_blocks;
+	uint32_t extents;
 };
-void verify_read_free_space(struct run *r, struct free_space *fsp);
+bool verify_note_before(struct run *r, GNode *file, struct space_before *b);
+/* The core said -ENOSPC: nothing changed, and the volume really had no room. */
+bool verify_enospc_inode(struct run *r, const struct space_before *b);
+bool verify_enospc_grow(struct run *r, GNode *file, const struct space_before *b,
+			uint64_t new_size);
 
-/* ---- the random operations (ops.c) ---- */
+/* ---- the random operations (pick.c, ops-file.c, ops-tree.c) ---- */
 
+void ops_init(struct run *r);
+void ops_destroy(struct run *r);
 void ops_run_one(struct run *r);
 
 #endif

@@ -2,12 +2,12 @@
 /*
  * suite.c - model-based random test of the OMFS core.
  *
- * Each case runs thousands of random operations (ops.c) on a fresh volume in
+ * Each case runs thousands of random operations (ops-*.c) on a fresh volume in
  * memory and on the model (model.c), checking every return code. After every
  * batch: sync, compare the whole tree (verify.c), unmount, fsck, mount again
  * (now and then read-only first), compare again and check the free-space
- * accounting. The volumes are small and varied: 8192 and 4096-byte blocks,
- * 4096, 2048 and 1024-byte sysblocks, 2 and 3 mirrors, clusters of 1 and 8,
+ * accounting. The volumes are small and varied: 8192, 4096 and 2048-byte
+ * blocks, 4096 to 512-byte sysblocks, 1 to 3 mirrors, clusters of 1 to 8,
  * small caches and request sizes, volumes that fill up, and files scattered
  * into more extents than an inode holds. Each device starts full of random
  * bytes, so nothing can pass by reading zeros it never wrote.
@@ -15,7 +15,7 @@
  * Environment, to replay or soak:
  *   OMFS_MODEL_SEED=N     run every configuration (or the one below) with seed N
  *   OMFS_MODEL_CONFIG=X   only configuration X
- *   OMFS_MODEL_OPS=N      operations per case (default 3000)
+ *   OMFS_MODEL_OPS=N      operations per case (default 5000)
  *   OMFS_MODEL_BATCH=N    operations between checkpoints (default 50)
  *   OMFS_MODEL_TRACE=1    print every operation
  * A failure prints the exact command that replays it. Changing the batch size
@@ -29,7 +29,7 @@
 #include <string.h>
 
 #define MiB (1024ull * 1024)
-#define DEFAULT_OPS 3000
+#define DEFAULT_OPS 5000
 #define DEFAULT_BATCH 50
 #define CLOCK_START 1000000
 
@@ -42,8 +42,8 @@ static const struct config configs[] = {
 	{ .name = "8k-2k-m2-c8", .dev_size = 8 * MiB, .blocksize = 8192,
 	  .sys_blocksize = 2048, .mirrors = 2, .clustersize = 8, .fill_percent = 50,
 	  .seed = 1 },
-	{ .name = "4k-1k-m3-c1-tinycache", .dev_size = 4 * MiB, .blocksize = 4096,
-	  .sys_blocksize = 1024, .mirrors = 3, .clustersize = 1, .cache_blocks = 6,
+	{ .name = "4k-1k-m3-c1-cache1", .dev_size = 4 * MiB, .blocksize = 4096,
+	  .sys_blocksize = 1024, .mirrors = 3, .clustersize = 1, .cache_blocks = 1,
 	  .max_request = 5000, .fill_percent = 50, .seed = 2 },
 	{ .name = "4k-2k-m2-c1-fragment", .dev_size = 16 * MiB, .blocksize = 4096,
 	  .sys_blocksize = 2048, .mirrors = 2, .clustersize = 1, .fill_percent = 60,
@@ -64,6 +64,13 @@ static const struct config configs[] = {
 	{ .name = "8k-2k-m2-c1-smallcache", .dev_size = 12 * MiB, .blocksize = 8192,
 	  .sys_blocksize = 2048, .mirrors = 2, .clustersize = 1, .cache_blocks = 12,
 	  .max_request = 2 * 8192, .fill_percent = 70, .seed = 8 },
+	/* the extremes: 512-byte sysblocks hold one extent in an inode and 9 buckets */
+	{ .name = "2k-512-m2-c1-fragment", .dev_size = 4 * MiB, .blocksize = 2048,
+	  .sys_blocksize = 512, .mirrors = 2, .clustersize = 1, .fill_percent = 60,
+	  .fragment = true, .want_cont = true, .seed = 9 },
+	{ .name = "4k-4k-m1-c4-full", .dev_size = 6 * MiB, .blocksize = 4096,
+	  .sys_blocksize = 4096, .mirrors = 1, .clustersize = 4, .fill_percent = 120,
+	  .want_enospc = true, .seed = 10 },
 };
 
 struct test_case {
@@ -72,14 +79,15 @@ struct test_case {
 	unsigned nops;
 	unsigned batch;
 	bool trace;
-	bool check_coverage;	/* the default length: the run must reach what it is for */
+	/* the suite's own seeds and length: the run must reach what it is for */
+	bool check_coverage;
 };
 
-/* ---- reporting, shared with ops.c and verify.c ---- */
+/* ---- reporting, shared with the operations and verify.c ---- */
 
 bool run_fail(struct run *r, const char *fmt, ...)
 {
-	char *msg, *full;
+	char *msg, *full, *core;
 	va_list ap;
 
 	if (r->failed)
@@ -88,17 +96,19 @@ bool run_fail(struct run *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
+	core = r->fs ? g_strescape(omfs_errmsg(r->fs), NULL) : NULL;
 	/* one line: TAP shows it as the reason of the failed case */
 	full = g_strdup_printf("config %s, seed %u, op %u (%s): %s%s%s; replay: "
 			       "OMFS_MODEL_CONFIG=%s OMFS_MODEL_SEED=%u OMFS_MODEL_OPS=%u "
 			       "OMFS_MODEL_TRACE=1", r->cfg->name, r->seed, r->op_no,
 			       r->op_desc ? r->op_desc : "setup", msg,
-			       r->fs ? "; last core message: " : "", r->fs ? omfs_errmsg(r->fs) : "",
+			       core ? "; last core message: " : "", core ? core : "",
 			       r->cfg->name, r->seed, r->op_no + 1);
 	g_strdelimit(full, "\n", ' ');
 	g_test_message("%s", full);
 	g_test_fail_printf("%s", full);
 	g_free(full);
+	g_free(core);
 	g_free(msg);
 	return false;
 }
@@ -185,6 +195,9 @@ static bool run_mount(struct run *r, bool read_only)
 		r->fs = NULL;
 		return run_fail(r, "mount%s failed: %d: %s", read_only ? " (read-only)" : "", rc, msg);
 	}
+	/* the first mount tells the model the root's inode number */
+	if (mnode_of(r->m.root)->ino == OMFS_NIL)
+		mnode_of(r->m.root)->ino = omfs_root_ino(r->fs);
 	if (omfs_root_ino(r->fs) != mnode_of(r->m.root)->ino)
 		return run_fail(r, "the root is inode %llu after a mount, it was %llu",
 				(unsigned long long)omfs_root_ino(r->fs),
@@ -241,17 +254,10 @@ static bool run_setup(struct run *r)
 	r->cont_extents = (c->sys_blocksize - CONT_TABLE_OFFSET - 16) / 16 - 1;
 	r->nbuckets = (c->sys_blocksize - DIR_TABLE_OFFSET) / 8;
 	r->rand = g_rand_new_with_seed(r->seed);
-	/* the model's root needs the inode number; run_mount compares it */
-	{
-		struct omfs_fs *fs = NULL;
-
-		rc = omfs_mount(&r->dev->bdev, &r->mopts, &fs, msg, sizeof(msg));
-		if (rc)
-			return run_fail(r, "mount of the new volume failed: %d: %s", rc, msg);
-		model_init(&r->m, omfs_root_ino(fs));
-		r->fs = fs;
-	}
-	return verify_tree(r, COMPARE_RECORD_CTIME) && verify_accounting(r);
+	ops_init(r);
+	model_init(&r->m, OMFS_NIL);
+	return run_mount(r, false) && verify_tree(r, COMPARE_RECORD_CTIME) &&
+	       verify_accounting(r);
 }
 
 static void run_teardown(struct run *r)
@@ -262,6 +268,7 @@ static void run_teardown(struct run *r)
 	km_mem_device_free(r->dev);
 	if (r->rand)
 		g_rand_free(r->rand);
+	ops_destroy(r);
 	g_free(r->op_desc);
 	g_free(r->buf);
 }
@@ -299,11 +306,25 @@ static bool checkpoint_mounted(struct run *r, uint64_t *free_before)
 	return free_blocks(r, free_before);
 }
 
+/* A read-only mount shows the same tree, refuses changes and writes nothing. */
 static bool checkpoint_read_only(struct run *r)
 {
-	uint64_t writes = r->dev->writes;
+	uint64_t writes = r->dev->writes, ino;
+	int rc;
 
-	if (!run_mount(r, true) || !verify_tree(r, COMPARE_CHECK_CTIME) || !run_unmount(r))
+	if (!run_mount(r, true) || !verify_tree(r, COMPARE_CHECK_CTIME))
+		return false;
+	rc = omfs_create(r->fs, mnode_of(r->m.root)->ino, "ro", 2, &ino);
+	if (!run_check_rc(r, rc, -EROFS))
+		return false;
+	if (r->m.files->len) {
+		GNode *f = r->m.files->pdata[0];
+
+		rc = omfs_truncate(r->fs, mnode_of(f)->ino, 0);
+		if (!run_check_rc(r, rc, -EROFS))
+			return false;
+	}
+	if (!run_unmount(r))
 		return false;
 	if (r->dev->writes != writes)
 		return run_fail(r, "a read-only mount wrote to the device");
@@ -331,11 +352,33 @@ static bool checkpoint(struct run *r)
 
 /* ---- a case ---- */
 
+static const char *const event_names[EV_COUNT] = {
+	[EV_GAP_WRITE] = "a write past the end",
+	[EV_BIG_WRITE] = "a write of more than 8 blocks",
+	[EV_SHRINK] = "a truncate that shrinks",
+	[EV_GROW] = "a truncate that grows",
+	[EV_RENAME_SAME_DIR] = "a rename in one directory",
+	[EV_RENAME_CROSS_DIR] = "a rename across directories",
+	[EV_RENAME_OVER_FILE] = "a rename over a file",
+	[EV_RENAME_OVER_EMPTY_DIR] = "a rename over an empty directory",
+	[EV_RENAME_INTO_SUBTREE] = "a rename into its own subtree (EINVAL)",
+	[EV_RENAME_OVER_FULL_DIR] = "a rename over a non-empty directory (ENOTEMPTY)",
+	[EV_RENAME_FILE_OVER_DIR] = "a rename of a file over a directory (EISDIR)",
+	[EV_RMDIR_EMPTY] = "an rmdir",
+	[EV_RMDIR_NOT_EMPTY] = "an rmdir of a non-empty directory (ENOTEMPTY)",
+	[EV_UNLINK] = "an unlink",
+	[EV_LOOKUP_MISSING] = "a lookup of a missing name (ENOENT)",
+	[EV_PREFIX_IN_BUCKET] = "a lookup next to a prefix of the name in its bucket",
+};
+
 /* The run reached what its configuration is for. */
 static void check_coverage(struct run *r)
 {
 	const struct config *c = r->cfg;
 
+	for (int e = 0; e < EV_COUNT; e++)
+		if (!r->st.events[e])
+			run_fail(r, "the run never did %s", event_names[e]);
 	if (c->want_enospc && !r->st.enospc)
 		run_fail(r, "the volume never filled up: no ENOSPC path ran");
 	if (c->want_cont && r->st.max_extents <= r->inode_extents)
@@ -411,7 +454,7 @@ int main(int argc, char **argv)
 		tc->nops = nops;
 		tc->batch = batch;
 		tc->trace = trace;
-		tc->check_coverage = nops >= DEFAULT_OPS;
+		tc->check_coverage = !seeded && nops >= DEFAULT_OPS;
 		path = g_strdup_printf("/model/%s/seed-%u", configs[i].name, tc->seed);
 		g_test_add_data_func_full(path, tc, test_model, g_free);
 		g_free(path);

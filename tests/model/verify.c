@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verify.c - compare the core with the model through the public API, count
- * free space on the device, and run fsck on the unmounted volume.
+ * free space on the device, judge every -ENOSPC, and run fsck on the
+ * unmounted volume.
  *
  * Nothing here draws from the run's GRand: the checks may run after every
  * operation or every fifty without changing the operations themselves.
@@ -97,20 +98,38 @@ static bool verify_ctime(struct run *r, GNode *n, const struct omfs_stat *st,
 	return true;
 }
 
-static bool verify_resolve(struct run *r, GNode *n)
+/* Resolving path + suffix gives inode `want` (or the error `want_rc`). */
+static bool resolve_is(struct run *r, const char *path, const char *suffix, int want_rc,
+		       uint64_t want)
 {
-	char *path = model_path(n);
+	char *full = g_strconcat(path, suffix, NULL);
 	uint64_t ino = OMFS_NIL;
-	int rc = omfs_resolve(r->fs, path, &ino);
+	int rc = omfs_resolve(r->fs, full, &ino);
 	bool ok = true;
 
-	if (rc || ino != mnode_of(n)->ino) {
-		char *p = g_strescape(path, NULL);
+	if (rc != want_rc || (!rc && ino != want)) {
+		char *p = g_strescape(full, NULL);
 
-		ok = run_fail(r, "resolving \"%s\" gave %d, inode %llu; the model has inode %llu", p,
-			      rc, (unsigned long long)ino, (unsigned long long)mnode_of(n)->ino);
+		ok = run_fail(r, "resolving \"%s\" gave %d, inode %llu; the model has %d, inode %llu",
+			      p, rc, (unsigned long long)ino, want_rc, (unsigned long long)want);
 		g_free(p);
 	}
+	g_free(full);
+	return ok;
+}
+
+/* The path, and "." and ".." after it: directories only, ".." of the root is the root. */
+static bool verify_resolve(struct run *r, GNode *n)
+{
+	struct mnode *mn = mnode_of(n);
+	uint64_t up = n->parent ? mnode_of(n->parent)->ino : mn->ino;
+	char *path = model_path(n);
+	bool ok = resolve_is(r, path, "", 0, mn->ino);
+
+	if (ok && mn->is_dir)
+		ok = resolve_is(r, path, "/.", 0, mn->ino) && resolve_is(r, path, "/..", 0, up);
+	else if (ok)
+		ok = resolve_is(r, path, "/..", -ENOTDIR, 0);
 	g_free(path);
 	return ok;
 }
@@ -275,7 +294,14 @@ static bool bit_used(const uint8_t *map, uint64_t block)
 	return map[block >> 3] & (1u << (block & 7));
 }
 
-void verify_read_free_space(struct run *r, struct free_space *fsp)
+/* The on-disk bitmap after a sync: free blocks, and those in runs of >= mirrors. */
+struct free_space {
+	uint64_t free;
+	uint64_t in_sysblock_runs;
+	uint64_t sysblock_runs;
+};
+
+static void read_free_space(struct run *r, struct free_space *fsp)
 {
 	struct omfs_info info;
 	uint64_t off, run_len = 0;
@@ -332,7 +358,7 @@ bool verify_accounting(struct run *r)
 			return run_fail(r, "stat failed: %d", rc);
 		owned += st.data_blocks + run_tables_for(r, st.extents) * r->cfg->mirrors;
 	}
-	verify_read_free_space(r, &fsp);
+	read_free_space(r, &fsp);
 	if (sfs.free_blocks != fsp.free || fsp.free + owned != sfs.num_blocks)
 		return run_fail(r, "free space: statfs says %llu free, the bitmap on disk %llu, the "
 				"model's files own all but %llu of the %llu blocks",
@@ -340,6 +366,85 @@ bool verify_accounting(struct run *r)
 				(unsigned long long)(sfs.num_blocks - owned),
 				(unsigned long long)sfs.num_blocks);
 	return true;
+}
+
+/* ---- free space before an allocating operation, and -ENOSPC after it ---- */
+
+bool verify_note_before(struct run *r, GNode *file, struct space_before *b)
+{
+	struct omfs_statfs sfs;
+	struct omfs_stat st = { 0 };
+	int rc = omfs_statfs(r->fs, &sfs);
+
+	if (rc)
+		return run_fail(r, "statfs failed: %d", rc);
+	if (file) {
+		rc = omfs_stat(r->fs, mnode_of(file)->ino, &st);
+		if (rc)
+			return run_fail(r, "stat failed: %d", rc);
+	}
+	b->free = sfs.free_blocks;
+	b->data_blocks = st.data_blocks;
+	b->extents = st.extents;
+	return true;
+}
+
+/*
+ * After -ENOSPC the volume must hold exactly the free blocks it had before
+ * (whatever the failed operation took, it gave back), and really lack room.
+ */
+static bool free_space_after_enospc(struct run *r, const struct space_before *b,
+				    struct free_space *fsp)
+{
+	int rc = omfs_sync(r->fs);
+
+	r->st.enospc++;
+	if (rc)
+		return run_fail(r, "sync after ENOSPC failed: %d", rc);
+	read_free_space(r, fsp);
+	if (fsp->free != b->free)
+		return run_fail(r, "ENOSPC: %llu blocks were free before, %llu are after a sync",
+				(unsigned long long)b->free, (unsigned long long)fsp->free);
+	return true;
+}
+
+bool verify_enospc_inode(struct run *r, const struct space_before *b)
+{
+	struct free_space fsp;
+
+	if (!free_space_after_enospc(r, b, &fsp))
+		return false;
+	if (fsp.sysblock_runs)
+		return run_fail(r, "ENOSPC for a new inode, yet %llu runs of %u free blocks exist",
+				(unsigned long long)fsp.sysblock_runs, r->cfg->mirrors);
+	return true;
+}
+
+/*
+ * A file growing to `new_size` needs `k` more data blocks and, at worst
+ * (every new block its own extent), the continuation tables for that many
+ * extents; each table needs s_mirrors free blocks in a row.
+ */
+bool verify_enospc_grow(struct run *r, GNode *file, const struct space_before *b,
+			uint64_t new_size)
+{
+	uint64_t need_blocks = run_blocks_for(r, new_size);
+	uint64_t k = need_blocks > b->data_blocks ? need_blocks - b->data_blocks : 0;
+	uint64_t tables = run_tables_for(r, b->extents + k) - run_tables_for(r, b->extents);
+	uint64_t need = k + tables * r->cfg->mirrors;
+	struct free_space fsp;
+
+	if (k == 0)
+		return run_fail(r, "ENOSPC, but the file already maps the %llu blocks it needs",
+				(unsigned long long)need_blocks);
+	if (!verify_file(r, file) || !free_space_after_enospc(r, b, &fsp))
+		return false;
+	if (fsp.free < k || (tables && fsp.in_sysblock_runs < need))
+		return true;
+	return run_fail(r, "ENOSPC, yet %llu blocks are free (%llu in runs of %u) for %llu new "
+			"data blocks and at most %llu new tables", (unsigned long long)fsp.free,
+			(unsigned long long)fsp.in_sysblock_runs, r->cfg->mirrors,
+			(unsigned long long)k, (unsigned long long)tables);
 }
 
 /* ---- fsck ---- */
@@ -361,8 +466,12 @@ static void fsck_report(void *ctx, enum omfs_fsck_severity sev, const char *msg)
 	if ((unsigned)sev > OMFS_FSCK_FIXED)
 		sev = OMFS_FSCK_ERROR;
 	log->count[sev]++;
-	if (sev != OMFS_FSCK_INFO && log->text->len < 4000)
-		g_string_append_printf(log->text, "\n  %s: %s", severity_name[sev], msg);
+	if (sev != OMFS_FSCK_INFO && log->text->len < 4000) {
+		char *e = g_strescape(msg, NULL);
+
+		g_string_append_printf(log->text, " [%s: %s]", severity_name[sev], e);
+		g_free(e);
+	}
 }
 
 bool verify_fsck(struct run *r)
