@@ -22,6 +22,9 @@ PKGS=(
     # kernel in qemu; it apt-get downloads (never installs) the kernel and
     # busybox-static packages itself, into its own cache
     qemu-system-x86 cpio kmod xz-utils
+    # the Karma library's interop tests: libkarma's riocp, and audio encoders
+    # that make real MP3, Ogg Vorbis and FLAC files with known tags
+    karma-tools lame vorbis-tools flac
 )
 
 # The app will add these when it lands (GUI, USB, tags, GUI tests under Xvfb,
@@ -31,7 +34,6 @@ PKGS=(
 #     libgtk-4-dev libadwaita-1-dev libusb-1.0-0-dev libtagc0-dev
 #     xvfb xauth libumockdev-dev umockdev
 #     gettext desktop-file-utils appstream-util
-#     karma-tools
 # )
 
 missing=()
