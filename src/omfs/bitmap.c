@@ -9,14 +9,9 @@
 
 #include <stdlib.h>
 
-static bool bit_test(const uint8_t *map, uint64_t n)
-{
-	return map[n >> 3] & (1u << (n & 7));
-}
-
 bool omfs_block_used(const struct omfs_fs *fs, uint64_t block)
 {
-	return block >= fs->num_blocks || bit_test(fs->map, block);
+	return block >= fs->num_blocks || omfs_bit_test(fs->map, block);
 }
 
 static void mark_bitmap_block_dirty(struct omfs_fs *fs, uint64_t bit)
@@ -47,13 +42,16 @@ uint64_t omfs_data_start(const struct omfs_fs *fs)
 	return floor;
 }
 
-static uint64_t count_free(const struct omfs_fs *fs)
+uint64_t omfs_count_free_bits(const uint8_t *map, uint64_t nbits)
 {
-	uint64_t n = 0;
+	uint64_t used = 0, full = nbits >> 3;
 
-	for (uint64_t b = 0; b < fs->num_blocks; b++)
-		n += !bit_test(fs->map, b);
-	return n;
+	/* whole bytes at once: a mount and an fsck repair count up to 2^31 bits */
+	for (uint64_t i = 0; i < full; i++)
+		used += (uint64_t)__builtin_popcount(map[i]);
+	for (uint64_t n = full << 3; n < nbits; n++)
+		used += omfs_bit_test(map, n);
+	return nbits - used;
 }
 
 static int bitmap_alloc_map(struct omfs_fs *fs)
@@ -74,7 +72,7 @@ static void set_tail_bits(struct omfs_fs *fs)
 	uint64_t total_bits = (uint64_t)fs->bitmap_blocks * fs->blocksize * 8;
 
 	for (uint64_t n = fs->num_blocks; n < total_bits && (n & 7); n++)
-		fs->map[n >> 3] |= (uint8_t)(1u << (n & 7));
+		omfs_bit_set(fs->map, n);
 	if (fs->map_bytes < (size_t)fs->bitmap_blocks * fs->blocksize)
 		memset(fs->map + fs->map_bytes, 0xFF,
 		       (size_t)fs->bitmap_blocks * fs->blocksize - fs->map_bytes);
@@ -95,7 +93,7 @@ int omfs_bitmap_load(struct omfs_fs *fs)
 			return err;
 		set_tail_bits(fs);
 		set_run(fs, 0, omfs_data_start(fs), true);
-		fs->free_blocks = count_free(fs);
+		fs->free_blocks = omfs_count_free_bits(fs->map, fs->num_blocks);
 		return 0;
 	}
 	fs->bitmap_blocks = (fs->map_bytes + fs->blocksize - 1) / fs->blocksize;
@@ -116,7 +114,7 @@ int omfs_bitmap_load(struct omfs_fs *fs)
 	if (err)
 		return err;
 	set_tail_bits(fs);
-	fs->free_blocks = count_free(fs);
+	fs->free_blocks = omfs_count_free_bits(fs->map, fs->num_blocks);
 	fs->alloc_cursor = omfs_data_start(fs);
 	return 0;
 }
@@ -146,7 +144,7 @@ static uint64_t find_free(const struct omfs_fs *fs, uint64_t from, uint64_t end)
 				continue;
 			}
 		}
-		if (!bit_test(fs->map, n))
+		if (!omfs_bit_test(fs->map, n))
 			return n;
 		n++;
 	}
@@ -169,7 +167,7 @@ static uint64_t free_run_length(const struct omfs_fs *fs, uint64_t start, uint64
 				continue;
 			}
 		}
-		if (bit_test(fs->map, n))
+		if (omfs_bit_test(fs->map, n))
 			break;
 		n++;
 	}
@@ -245,7 +243,7 @@ int omfs_alloc_data(struct omfs_fs *fs, uint64_t goal, uint64_t want, struct omf
 {
 	if (want == 0)
 		return omfs_error(fs, EINVAL, "allocation of zero blocks");
-	if (goal >= omfs_data_start(fs) && goal < fs->num_blocks && !bit_test(fs->map, goal)) {
+	if (goal >= omfs_data_start(fs) && goal < fs->num_blocks && !omfs_bit_test(fs->map, goal)) {
 		*run = (struct omfs_run){ goal, free_run_length(fs, goal, want) };
 	} else if (!search_run(fs, want, run)) {
 		int err = reclaim_pending(fs);

@@ -205,10 +205,15 @@ static int cache_insert(struct omfs_fs *fs, uint64_t block, struct omfs_buf **ou
 	return 0;
 }
 
+bool omfs_sysblock_in_range(const struct omfs_fs *fs, uint64_t block)
+{
+	return block >= fs->root_block && block < fs->num_blocks &&
+	       fs->num_blocks - block >= fs->mirrors;
+}
+
 static int check_sysblock_number(struct omfs_fs *fs, uint64_t block)
 {
-	if (block < fs->root_block || block >= fs->num_blocks ||
-	    fs->num_blocks - block < fs->mirrors)
+	if (!omfs_sysblock_in_range(fs, block))
 		return omfs_error(fs, EUCLEAN,
 				  "block %llu: pointer outside the volume's sysblock range [%llu, %llu)",
 				  (unsigned long long)block, (unsigned long long)fs->root_block,
@@ -216,9 +221,8 @@ static int check_sysblock_number(struct omfs_fs *fs, uint64_t block)
 	return 0;
 }
 
-/* Why the copy in data cannot stand for sysblock `block`, or NULL. */
-static const char *copy_problem(const struct omfs_fs *fs, const uint8_t *data, uint64_t block,
-				char type)
+const char *omfs_copy_problem(const struct omfs_fs *fs, const uint8_t *data, uint64_t block,
+			      char type)
 {
 	const char *why = omfs_header_problem(data, fs->sys_blocksize);
 
@@ -242,7 +246,7 @@ static int read_verified(struct omfs_fs *fs, uint64_t block, char type, uint8_t 
 
 		if (err)
 			return err;
-		problem = copy_problem(fs, data, block, type);
+		problem = omfs_copy_problem(fs, data, block, type);
 		if (!problem)
 			return 0;
 		if (!why)

@@ -203,6 +203,16 @@ static inline uint64_t omfs_block_offset(const struct omfs_fs *fs, uint64_t bloc
 	return block * fs->blocksize;
 }
 
+/* Sysblock numbers run from the root block to the last that leaves room for every mirror. */
+bool omfs_sysblock_in_range(const struct omfs_fs *fs, uint64_t block);
+/*
+ * Why the raw copy in data cannot stand for sysblock `block`: a bad header,
+ * a self pointer naming another block, or a header type other than `type`
+ * (any type when 0). NULL when it can. omfs_bread and fsck judge by this.
+ */
+const char *omfs_copy_problem(const struct omfs_fs *fs, const uint8_t *data, uint64_t block,
+			      char type);
+
 int omfs_cache_init(struct omfs_fs *fs, size_t capacity);
 void omfs_cache_destroy(struct omfs_fs *fs);
 /*
@@ -226,6 +236,20 @@ int omfs_writeback(struct omfs_fs *fs);
 
 /* ---- bitmap.c ---- */
 
+/* Bit n of a block map (byte n/8, bit n%8, LSB first); inline, as fsck tests every block. */
+static inline bool omfs_bit_test(const uint8_t *map, uint64_t n)
+{
+	return map[n >> 3] & (1u << (n & 7));
+}
+
+static inline void omfs_bit_set(uint8_t *map, uint64_t n)
+{
+	map[n >> 3] |= (uint8_t)(1u << (n & 7));
+}
+
+/* The clear bits among the first nbits of map: the free blocks of a bitmap. */
+uint64_t omfs_count_free_bits(const uint8_t *map, uint64_t nbits);
+
 int omfs_bitmap_load(struct omfs_fs *fs);
 void omfs_bitmap_destroy(struct omfs_fs *fs);
 bool omfs_block_used(const struct omfs_fs *fs, uint64_t block);
@@ -248,6 +272,14 @@ int omfs_free_run(struct omfs_fs *fs, uint64_t start, uint64_t count);
 int omfs_bitmap_write(struct omfs_fs *fs, bool apply_pending);
 /* Mark a run used (ReplayTV rebuild, fsck). Rejects runs outside the volume. */
 int omfs_mark_used(struct omfs_fs *fs, uint64_t start, uint64_t count);
+
+/* ---- super.c ---- */
+
+/*
+ * What mkomfs leaves: a root block whose CRC and XOR were never computed. The
+ * mount accepts it (the kernel never reads that header); fsck reports it.
+ */
+bool omfs_root_block_unsealed(const uint8_t *blk);
 
 /* ---- inode.c: inode fields and the name hash ---- */
 

@@ -87,7 +87,7 @@ static int read_superblock(struct omfs_fs *fs, uint64_t dev_size)
  * mkomfs never sealed the root block (CRC and XOR left 0) and the kernel never
  * reads its header, so an unsealed root block is accepted; fsck reports it.
  */
-static bool root_block_unsealed(const uint8_t *blk)
+bool omfs_root_block_unsealed(const uint8_t *blk)
 {
 	return blk[OMFS_H_XOR] == 0 && omfs_be16(blk + OMFS_H_CRC) == 0 &&
 	       blk[OMFS_H_MAGIC] == OMFS_HDR_MAGIC;
@@ -105,11 +105,10 @@ static int read_root_copy(struct omfs_fs *fs, uint8_t *blk, bool *sealed)
 
 			if (err)
 				return err;
-			problem = omfs_header_problem(blk, fs->sys_blocksize);
-			if (!problem && omfs_be64(blk + OMFS_H_SELF) != fs->root_block)
-				problem = "self pointer does not match the block number";
+			/* any header type: the kernel never reads the root block's header */
+			problem = omfs_copy_problem(fs, blk, fs->root_block, 0);
 			*sealed = !problem;
-			if (!problem || (pass == 1 && root_block_unsealed(blk) &&
+			if (!problem || (pass == 1 && omfs_root_block_unsealed(blk) &&
 					 omfs_be64(blk + OMFS_H_SELF) == fs->root_block))
 				return 0;
 			if (!why)
