@@ -237,8 +237,12 @@ static int put_file(struct kc_ctx *ctx, const char *src, uint64_t dir, const cha
 		status = kc_fail(ctx, npath, err);
 	else
 		status = empty_existing_file(ctx, npath, ino);
-	if (!status)
+	if (!status) {
 		status = put_file_data(ctx, fd, src, npath, ino);
+		/* A copy cut short (a full volume, a read error) is not left half there. */
+		if (status)
+			omfs_unlink(ctx->fs, dir, name, strlen(name));
+	}
 	close(fd);
 	return status;
 }

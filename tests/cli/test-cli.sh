@@ -149,6 +149,14 @@ check "...with the new contents" cmp src/f1048579 <(kv cat /f9437187)
 check "put into an existing directory keeps the name" kv put small /
 check "...as /small" cmp small <(kv cat /small)
 
+# a copy that does not fit fails cleanly and leaves nothing half-written
+free_before=$(free_blocks)
+head -c 80M /dev/zero >toobig
+fails 1 "put of a file larger than the free space fails" kv put toobig /toobig
+check "...and leaves no partial file" test -z "$(kv manifest | grep /toobig)"
+same "...and gives every block back" "$free_before" "$(free_blocks)"
+rm -f toobig
+
 # a tree
 mkdir -p tree/artist/album1 tree/artist/album2 tree/empty tree/other
 for i in 1 2 3; do
