@@ -405,21 +405,22 @@ static int walk_dir(struct fsck *f, uint64_t ino, uint8_t *blk, unsigned depth)
 
 /* ---- the root directory ---- */
 
-static int check_root_parent(struct fsck *f, const uint8_t *blk)
+/* The root is in no chain and has no parent: both pointers must be nil. */
+static int check_root_pointer(struct fsck *f, const uint8_t *blk, uint32_t off, const char *what)
 {
-	uint64_t root = f->fs->root_dir, parent = omfs_be64(blk + OMFS_I_PARENT);
+	uint64_t root = f->fs->root_dir, v = omfs_be64(blk + off);
 	int r;
 
-	if (parent == OMFS_NIL)
+	if (v == OMFS_NIL)
 		return 0;
-	fsck_finding(f, OMFS_FSCK_ERROR, "root directory %llu: its parent pointer is %llu, not nil",
-		     (unsigned long long)root, (unsigned long long)parent);
+	fsck_finding(f, OMFS_FSCK_ERROR, "root directory %llu: its %s pointer is %llu, not nil",
+		     (unsigned long long)root, what, (unsigned long long)v);
 	if (!f->repair)
 		return 0;
-	r = fsck_edit_u64(f, root, OMFS_TYPE_INODE, OMFS_I_PARENT, OMFS_NIL);
+	r = fsck_edit_u64(f, root, OMFS_TYPE_INODE, off, OMFS_NIL);
 	if (r > 0)
-		fsck_fixed(f, 1, "root directory %llu: set its parent pointer to nil",
-			   (unsigned long long)root);
+		fsck_fixed(f, 1, "root directory %llu: set its %s pointer to nil",
+			   (unsigned long long)root, what);
 	return r < 0 ? r : 0;
 }
 
@@ -445,7 +446,9 @@ int fsck_walk_root(struct fsck *f)
 	} else if (!err) {
 		err = fsck_repair_copies(f, what, fs->root_dir, OMFS_TYPE_INODE, &c);
 		if (!err)
-			err = check_root_parent(f, blk);
+			err = check_root_pointer(f, blk, OMFS_I_PARENT, "parent");
+		if (!err)
+			err = check_root_pointer(f, blk, OMFS_I_SIBLING, "sibling");
 		if (!err && !f->quiet)
 			f->res->dirs++;
 		if (!err)

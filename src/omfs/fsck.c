@@ -34,7 +34,8 @@
 
 /* ---- findings ---- */
 
-static void emit(struct fsck *f, enum omfs_fsck_severity sev, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 3, 0)))
+emit(struct fsck *f, enum omfs_fsck_severity sev, const char *fmt, va_list ap)
 {
 	char msg[FSCK_MSG_MAX];
 

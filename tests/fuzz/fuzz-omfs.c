@@ -7,7 +7,7 @@
  * aborts, so libFuzzer keeps the input as a crash.
  *
  *   OMFS_FUZZ_FLAGS=N  run with omfs_exercise flags N instead of OMFS_EX_ALL
- *                      (e.g. 7 leaves out the fsck-clean oracle)
+ *                      (e.g. 3 = write + repair, without the fsck-clean oracle)
  */
 #include "fuzz-omfs.h"
 

@@ -35,6 +35,7 @@ static gint compare_names(gconstpointer a, gconstpointer b)
 int main(int argc, char **argv)
 {
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *paths;
 	GError *error = NULL;
 	const char *name;
 	GDir *dir;
@@ -53,15 +54,18 @@ int main(int argc, char **argv)
 	if (names->len == 0)
 		g_error("%s holds no corpus files", argv[1]);
 	g_ptr_array_sort(names, compare_names);
+	/* the tests' data: full paths, freed after the run */
+	paths = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < names->len; i++) {
 		char *test = g_strdup_printf("/fuzz/replay/%s", (char *)names->pdata[i]);
+		char *path = g_build_filename(argv[1], names->pdata[i], NULL);
 
-		/* the paths live as long as the tests: freed by the OS at exit */
-		g_test_add_data_func(test, g_build_filename(argv[1], names->pdata[i], NULL),
-				     replay_one);
+		g_ptr_array_add(paths, path);
+		g_test_add_data_func(test, path, replay_one);
 		g_free(test);
 	}
 	status = g_test_run();
+	g_ptr_array_unref(paths);
 	g_ptr_array_unref(names);
 	return status;
 }

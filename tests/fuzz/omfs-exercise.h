@@ -37,7 +37,7 @@ struct omfs_exercise_result {
 	int fsck;		/* exit code of fsck without repair */
 	int fsck_repair;	/* of fsck --repair, or OMFS_EX_NO_FSCK */
 	int fsck_after_repair;	/* of the fsck that follows a repair, or OMFS_EX_NO_FSCK */
-	int fsck_after_write;	/* of the fsck after the read-write phase, or OMFS_EX_NO_FSCK */
+	int fsck_after_write;	/* after the read-write phase, or OMFS_EX_NO_FSCK */
 	unsigned dirs, files, errors;
 	uint64_t bytes_read;
 	/* Broken promises; the first one in words. A correct core has none. */

@@ -32,7 +32,8 @@ enum hostile_base {
  *   STD:   /hello.txt /big.bin /frag.bin /filler.bin /empty/ /dir1/{a.txt,b.txt}
  *          /dir1/sub/deep.txt, and /10 /31 (bucket 81), /11 /30 /53 /72 (bucket 83),
  *          /1 /13e (bucket 49: a prefix of each other)
- *   SMALL: /hello.txt /frag.bin /filler.bin /empty/ /dir1/a.txt /dir1/sub/deep.txt
+ *   SMALL: /hello.txt /frag.bin /filler.bin /empty/ /dir1/a.txt /dir1/sub/deep.txt,
+ *          /a /j (one bucket of nine)
  */
 enum hostile_obj {
 	HO_NONE,
@@ -55,6 +56,8 @@ enum hostile_obj {
 	HO_N1,
 	HO_N13E,
 	HO_N11,
+	HO_PA,
+	HO_PJ,
 	HO_CONT1,	/* /frag.bin's first continuation block */
 	HO_CONT2,
 	HO_NOBJS,
@@ -106,12 +109,16 @@ struct hostile_case {
 	hostile_apply_fn apply;	/* NULL: the base itself */
 	/* parameters of apply */
 	enum hostile_obj obj;
-	uint32_t off;
+	uint32_t off;		/* byte offset; for apply_bucket, the object whose bucket */
 	uint32_t width;		/* bytes of a poke; bit number of a flip */
 	int64_t val;
 	enum hostile_value kind;
 	enum hostile_obj ref;
 	enum hostile_copies copies;
+	/* a word an error sentence must hold; NULL: "block" or "inode" */
+	const char *needle;
+	/* every karmactl command succeeds on it */
+	bool cli_ok;
 };
 
 struct hostile_layout {
@@ -132,6 +139,10 @@ void hostile_build(const struct hostile_case *c, struct hostile_image *img);
 /* An uncorrupted base volume. */
 void hostile_build_base(enum hostile_base base, struct hostile_image *img);
 void hostile_image_free(struct hostile_image *img);
+/* Whether an fsck exit code is what a correct core gives for the case. */
+bool hostile_fsck_expected(const struct hostile_case *c, int code, bool repair);
+/* Whether an error sentence names the block (or inode), or the case's needle. */
+bool hostile_names_problem(const struct hostile_case *c, const char *msg);
 /* The path of a file or directory object, or NULL. */
 const char *hostile_obj_path(enum hostile_obj obj);
 /* Files and directories every base holds, to aim commands at. */

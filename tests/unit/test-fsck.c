@@ -826,17 +826,28 @@ static void test_root_block_fields(void)
 	vol_free(v);
 }
 
-static void test_root_parent(void)
+/* The root has neither a parent nor siblings: either pointer set is an error. */
+static void check_root_pointer(uint32_t off, const char *what)
 {
 	struct vol *v = vol_new();
 	struct run r = { 0 };
 
-	set64(v, v->root, OMFS_I_PARENT, 77);
+	set64(v, v->root, off, 77);
 	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
-	g_assert_true(has(&r, OMFS_FSCK_ERROR, "root directory", "parent pointer"));
+	g_assert_true(has(&r, OMFS_FSCK_ERROR, "root directory", what));
 	assert_repairable(v, &r);
 	run_clear(&r);
 	vol_free(v);
+}
+
+static void test_root_parent(void)
+{
+	check_root_pointer(OMFS_I_PARENT, "parent pointer");
+}
+
+static void test_root_sibling(void)
+{
+	check_root_pointer(OMFS_I_SIBLING, "sibling pointer");
 }
 
 static void test_bad_superblock(void)
@@ -1099,6 +1110,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/fsck/root-block-unsealed", test_root_block_unsealed);
 	g_test_add_func("/fsck/root-block-fields", test_root_block_fields);
 	g_test_add_func("/fsck/root-parent", test_root_parent);
+	g_test_add_func("/fsck/root-sibling", test_root_sibling);
 	g_test_add_func("/fsck/bad-superblock", test_bad_superblock);
 	g_test_add_func("/fsck/continuation-crc", test_continuation_crc);
 	g_test_add_func("/fsck/continuation-loop", test_continuation_loop);
