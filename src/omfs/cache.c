@@ -52,13 +52,20 @@ int omfs_dev_read(struct omfs_fs *fs, uint64_t off, void *buf, size_t len)
 	return err;
 }
 
+int omfs_check_writable(struct omfs_fs *fs)
+{
+	if (fs->read_only)
+		return omfs_error(fs, EROFS, "the volume is mounted read-only");
+	return 0;
+}
+
 int omfs_dev_write(struct omfs_fs *fs, uint64_t off, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
-	int err = dev_check_range(fs, off, len, "write");
+	int err = omfs_check_writable(fs);
 
-	if (fs->read_only)
-		return omfs_error(fs, EROFS, "the volume is mounted read-only");
+	if (!err)
+		err = dev_check_range(fs, off, len, "write");
 	while (!err && len) {
 		size_t n = len < fs->opts.max_request ? len : fs->opts.max_request;
 

@@ -145,13 +145,6 @@ static int dir_parent(struct omfs_fs *fs, uint64_t dir, uint64_t *parent)
 
 /* ---- names ---- */
 
-static int check_writable(struct omfs_fs *fs)
-{
-	if (fs->read_only)
-		return omfs_error(fs, EROFS, "the volume is mounted read-only");
-	return 0;
-}
-
 /*
  * A name being looked up, removed or renamed: any bytes are accepted, so an
  * odd name written by another implementation can still be reached and removed.
@@ -559,7 +552,7 @@ static int add_entry(struct omfs_fs *fs, uint64_t dir, const char *name, size_t 
 {
 	struct omfs_buf *b;
 	struct dentry d;
-	int err = check_writable(fs);
+	int err = omfs_check_writable(fs);
 
 	if (!err)
 		err = check_new_name(fs, name, len);
@@ -600,7 +593,7 @@ static int remove_entry(struct omfs_fs *fs, uint64_t dir, const char *name, size
 			enum entry_kind want)
 {
 	uint64_t ino;
-	int err = check_writable(fs);
+	int err = omfs_check_writable(fs);
 
 	if (!err)
 		err = check_existing_name(fs, dir, name, len);
@@ -668,7 +661,7 @@ int omfs_rename(struct omfs_fs *fs, uint64_t olddir, const char *oldname, size_t
 		uint64_t newdir, const char *newname, size_t newlen)
 {
 	uint64_t ino, victim;
-	int err = check_writable(fs);
+	int err = omfs_check_writable(fs);
 
 	if (!err)
 		err = check_existing_name(fs, olddir, oldname, oldlen);

@@ -348,8 +348,10 @@ static void close_file(struct omfs_fs *fs, struct omfs_buf *b, struct omfs_exten
 
 static int check_writable(struct omfs_fs *fs, uint64_t end_hi, uint64_t end_lo)
 {
-	if (fs->read_only)
-		return omfs_error(fs, EROFS, "the volume is mounted read-only");
+	int err = omfs_check_writable(fs);
+
+	if (err)
+		return err;
 	if (end_hi > OMFS_MAX_FILE_SIZE || end_lo > OMFS_MAX_FILE_SIZE - end_hi)
 		return omfs_error(fs, EFBIG, "a file cannot grow past %llu bytes",
 				  (unsigned long long)OMFS_MAX_FILE_SIZE);
@@ -463,11 +465,10 @@ static int release_file_blocks(struct omfs_fs *fs, struct omfs_buf *b)
 int omfs_inode_release(struct omfs_fs *fs, uint64_t ino)
 {
 	struct omfs_buf *b;
-	int err;
+	int err = omfs_check_writable(fs);
 
-	if (fs->read_only)
-		return omfs_error(fs, EROFS, "the volume is mounted read-only");
-	err = omfs_iget(fs, ino, &b);
+	if (!err)
+		err = omfs_iget(fs, ino, &b);
 	if (err)
 		return err;
 	if (!omfs_inode_is_dir(b))

@@ -134,11 +134,10 @@ int omfs_stat(struct omfs_fs *fs, uint64_t ino, struct omfs_stat *st)
 int omfs_set_ctime(struct omfs_fs *fs, uint64_t ino, uint64_t ctime_ms)
 {
 	struct omfs_buf *b;
-	int err;
+	int err = omfs_check_writable(fs);
 
-	if (fs->read_only)
-		return omfs_error(fs, EROFS, "the volume is mounted read-only");
-	err = omfs_iget(fs, ino, &b);
+	if (!err)
+		err = omfs_iget(fs, ino, &b);
 	if (err)
 		return err;
 	omfs_put_be64(b->data + OMFS_I_CTIME, ctime_ms);

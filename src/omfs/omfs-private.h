@@ -197,6 +197,8 @@ int omfs_error(struct omfs_fs *fs, int err, const char *fmt, ...)
 int omfs_dev_read(struct omfs_fs *fs, uint64_t off, void *buf, size_t len);
 int omfs_dev_write(struct omfs_fs *fs, uint64_t off, const void *buf, size_t len);
 int omfs_dev_flush(struct omfs_fs *fs);
+/* -EROFS with its sentence on a read-only mount, else 0. */
+int omfs_check_writable(struct omfs_fs *fs);
 
 static inline uint64_t omfs_block_offset(const struct omfs_fs *fs, uint64_t block)
 {
