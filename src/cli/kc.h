@@ -20,8 +20,12 @@ enum {
 	KC_EXIT_USAGE = 2,
 };
 
-/* Bulk transfer size: the core's largest data request, so one call = one request. */
-#define KC_IO_SIZE ((size_t)8 << 20)
+/*
+ * Bulk transfer size. 1 MiB stays in the CPU cache as dd's bs=1M does: an
+ * 8 MiB buffer made cat about 10% slower and put about 20% slower, while
+ * the one request per MiB it costs is negligible even over USB.
+ */
+#define KC_IO_SIZE ((size_t)1 << 20)
 
 struct km_image_device;
 
