@@ -441,6 +441,73 @@ static void test_allocator(void)
 	km_mem_device_free(m);
 }
 
+static void write_file(struct omfs_fs *fs, const char *name, size_t size, uint8_t seed)
+{
+	g_autofree uint8_t *buf = g_malloc(size);
+	uint64_t ino;
+
+	for (size_t i = 0; i < size; i++)
+		buf[i] = (uint8_t)(seed + i * 7);
+	g_assert_cmpint(omfs_create(fs, omfs_root_ino(fs), name, strlen(name), &ino), ==, 0);
+	g_assert_cmpint(omfs_write(fs, ino, 0, buf, size), ==, (int64_t)size);
+}
+
+static void check_file(struct omfs_fs *fs, const char *name, size_t size, uint8_t seed)
+{
+	g_autofree uint8_t *buf = g_malloc(size + 1);
+	uint64_t ino;
+
+	g_assert_cmpint(omfs_lookup(fs, omfs_root_ino(fs), name, strlen(name), &ino), ==, 0);
+	g_assert_cmpint(omfs_read(fs, ino, 0, buf, size + 1), ==, (int64_t)size);
+	for (size_t i = 0; i < size; i++)
+		g_assert_cmpuint(buf[i], ==, (uint8_t)(seed + i * 7));
+}
+
+/*
+ * ReplayTV volumes have no bitmap (r_bitmap all ones): the free map is built
+ * by walking the tree, allocation must avoid every block in use, and nothing
+ * may be written where a bitmap would be.
+ */
+static void test_replaytv_no_bitmap(void)
+{
+	struct km_mem_device *m = make_volume(8 * MiB, NULL);
+	struct omfs_fs *fs = mount_ok(m, NULL);
+	struct omfs_fsck_opts fo = { 0 };
+	struct omfs_fsck_result fr;
+	struct omfs_statfs before, after;
+	g_autofree uint8_t *old_bitmap = NULL;
+
+	write_file(fs, "a", 300000, 1);
+	write_file(fs, "b", 5000, 2);
+	omfs_statfs(fs, &before);
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	omfs_put_be64(m->data + 8192 + OMFS_R_BITMAP, OMFS_NIL);
+	omfs_seal_header(m->data + 8192, 2048);
+	memcpy(m->data + 2 * 8192, m->data + 8192, 2048);
+	old_bitmap = g_memdup2(m->data + 5 * 8192, 8192);
+
+	fs = mount_ok(m, NULL);
+	omfs_statfs(fs, &after);
+	/* the walk finds what the bitmap said, except the bitmap block itself */
+	g_assert_cmpuint(after.free_blocks, ==, before.free_blocks + 1);
+	check_file(fs, "a", 300000, 1);
+	write_file(fs, "c", 200000, 3);
+	check_file(fs, "a", 300000, 1);
+	check_file(fs, "b", 5000, 2);
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+
+	fs = mount_ok(m, NULL);
+	/* block 5 is ordinary free space now; while free, nothing wrote a bitmap there */
+	if (!omfs_block_used(fs, 5))
+		g_assert_cmpmem(m->data + 5 * 8192, 8192, old_bitmap, 8192);
+	check_file(fs, "a", 300000, 1);
+	check_file(fs, "b", 5000, 2);
+	check_file(fs, "c", 200000, 3);
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	g_assert_cmpint(omfs_fsck(&m->bdev, &fo, &fr), ==, OMFS_FSCK_CLEAN);
+	km_mem_device_free(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -454,5 +521,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/omfs/cache/writeback-order", test_writeback_order);
 	g_test_add_func("/omfs/cache/eviction", test_cache_eviction);
 	g_test_add_func("/omfs/bitmap/allocator", test_allocator);
+	g_test_add_func("/omfs/bitmap/replaytv", test_replaytv_no_bitmap);
 	return g_test_run();
 }
