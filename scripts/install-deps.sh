@@ -25,13 +25,16 @@ PKGS=(
     # the Karma library's interop tests: libkarma's riocp, and audio encoders
     # that make real MP3, Ogg Vorbis and FLAC files with known tags
     karma-tools lame vorbis-tools flac
+    # importing files: TagLib's C binding reads their tags; ffmpeg makes the
+    # WMA, AAC, MP2 and Opus files of the import tests
+    libtagc0-dev ffmpeg
 )
 
 # The app will add these when it lands (GUI, USB, tags, GUI tests under Xvfb,
 # hotplug tests under umockdev, Flatpak checks).  Not installed yet: nothing
 # in the tree uses them today.
 # LATER_PKGS=(
-#     libgtk-4-dev libadwaita-1-dev libusb-1.0-0-dev libtagc0-dev
+#     libgtk-4-dev libadwaita-1-dev libusb-1.0-0-dev
 #     xvfb xauth libumockdev-dev umockdev
 #     gettext desktop-file-utils appstream-util
 # )
