@@ -426,6 +426,8 @@ int omfs_writeback(struct omfs_fs *fs)
 		err = write_dirty(fs, false, &wrote);
 	if (!err)
 		err = barrier_if(fs, wrote);
+	if (!err)
+		fs->unlinked = false;
 	/* 4: frees, now that no block on disk refers to the freed blocks. */
 	if (!err && fs->npending)
 		err = omfs_bitmap_write(fs, true);

@@ -353,6 +353,7 @@ static int detach_entry(struct omfs_fs *fs, uint64_t dir, const char *name, size
 		*ino = d.ch.node->block;
 		chain_unlink(fs, d.dirb, &d.ch);
 		dir_touch(fs, d.dirb);
+		fs->unlinked = true;
 	}
 	dentry_put(fs, &d);
 	return err;
@@ -556,6 +557,11 @@ static int add_entry(struct omfs_fs *fs, uint64_t dir, const char *name, size_t 
 
 	if (!err)
 		err = check_new_name(fs, name, len);
+	if (err)
+		return err;
+	/* Unlinks reach the disk before this link (see struct omfs_fs's `unlinked`). */
+	if (fs->unlinked)
+		err = omfs_writeback(fs);
 	if (err)
 		return err;
 	err = dentry_find(fs, dir, name, len, &d);

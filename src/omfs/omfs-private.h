@@ -184,6 +184,14 @@ struct omfs_fs {
 	struct omfs_run *pending;
 	size_t npending, pending_cap;
 
+	/*
+	 * An entry left a chain since the last write-back. A link must not be
+	 * written in the same stage as an unlink: in block order the new link
+	 * could reach the disk before the old one is gone, and a power cut
+	 * between them would leave the name twice.
+	 */
+	bool unlinked;
+
 	struct omfs_cache cache;
 	struct omfs_counters counters;
 	char errmsg[OMFS_ERRMSG_MAX];

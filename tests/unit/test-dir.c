@@ -876,6 +876,68 @@ static void test_rename_power_cut(struct fixture *f, gconstpointer data)
 	g_free(image);
 }
 
+/*
+ * Unlink a name from the middle of its chain and create it again, then cut
+ * the power after every possible number of writes of the write-back. The
+ * name must never appear twice: the unlink reaches the disk before the new
+ * link (struct omfs_fs's `unlinked`).
+ */
+static void test_recreate_power_cut(struct fixture *f, gconstpointer data)
+{
+	uint64_t a = do_create(f, f->root, "A", true);
+	uint32_t xb = omfs_name_hash("x", 1, NBUCKETS);
+	bool complete = false;
+	char name[16];
+	uint8_t *image;
+
+	f->leaves_damage = true;
+	name_in_bucket(name, sizeof(name), "n", xb, 0);
+	do_create(f, a, name, false);
+	do_create(f, a, "x", false);
+	name_in_bucket(name, sizeof(name), "n", xb, 1);
+	do_create(f, a, name, false);
+	g_assert_cmpint(omfs_unmount(f->fs), ==, 0);
+	f->fs = NULL;
+	image = g_memdup2(f->dev->data, DEV_SIZE);
+
+	for (uint64_t n = 0; !complete; n++) {
+		uint64_t ino;
+		unsigned named_x = 0;
+		GArray *la;
+		int ret;
+
+		g_assert_cmpuint(n, <, 1000);
+		km_mem_device_free(f->dev);
+		f->dev = km_mem_device_new(DEV_SIZE, image);
+		fixture_mount(f, false);
+		f->dev->fail_armed = true;
+		f->dev->writes_left = n;
+		ret = omfs_unlink(f->fs, a, "x", 1);
+		if (ret == 0)
+			ret = omfs_create(f->fs, a, "x", 1, &ino);
+		if (ret == 0)
+			ret = omfs_sync(f->fs);
+		complete = ret == 0;
+		omfs_unmount(f->fs);
+		f->fs = NULL;
+		f->dev->fail_armed = false;
+
+		fixture_mount(f, false);
+		la = list_dir(f, a);
+		for (guint i = 0; i < la->len; i++)
+			named_x += strcmp(g_array_index(la, struct listed, i).ent.name, "x") == 0;
+		g_assert_cmpuint(named_x, <=, 1);
+		g_assert_cmpuint(la->len, ==, 2 + named_x);
+		if (complete)
+			g_assert_cmpuint(named_x, ==, 1);
+		g_array_unref(la);
+		g_assert_cmpint(omfs_unmount(f->fs), ==, 0);
+		f->fs = NULL;
+		assert_repairable(f);
+	}
+	g_free(image);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -896,6 +958,7 @@ int main(int argc, char **argv)
 	ADD("/omfs/dir/resolve", test_resolve);
 	ADD("/omfs/dir/corrupt-chains", test_corrupt_chains);
 	ADD("/omfs/dir/rename-power-cut", test_rename_power_cut);
+	ADD("/omfs/dir/recreate-power-cut", test_recreate_power_cut);
 #undef ADD
 	return g_test_run();
 }
