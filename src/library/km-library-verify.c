@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-library-verify.c - every file under fids0/ against var/smalldb, and
+ * the repairs, which are made as one commit (km-commit.c): orphans and the
+ * player's deletions are removed, lost properties files restored from their
+ * smalldb row, playlist data files rewritten from their blob, and smalldb
+ * rewritten from the properties files when it disagreed.
+ */
+#include "km-library-private.h"
+
+#include <string.h>
+
+#include "km-playlist.h"
+#include "km-verify.h"
+
+static const char *const kind_names[] = {
+	[KM_VERIFY_JOURNAL] = "interrupted-commit",
+	[KM_VERIFY_SMALLDB_MISSING] = "smalldb-missing",
+	[KM_VERIFY_SMALLDB_CORRUPT] = "smalldb-corrupt",
+	[KM_VERIFY_STALE_ROW] = "stale-row",
+	[KM_VERIFY_ORPHAN_DATA] = "orphan-data",
+	[KM_VERIFY_ORPHAN_PROPERTIES] = "orphan-properties",
+	[KM_VERIFY_MISSING_PROPERTIES] = "missing-properties",
+	[KM_VERIFY_BAD_PROPERTIES] = "bad-properties",
+	[KM_VERIFY_PLAYLIST_DATA] = "playlist-data",
+	[KM_VERIFY_PENDING_DELETE] = "player-deleted",
+	[KM_VERIFY_UNREADABLE] = "unreadable",
+	[KM_VERIFY_STRAY] = "stray",
+};
+
+const char *km_verify_kind_name(KmVerifyKind kind)
+{
+	return kind < G_N_ELEMENTS(kind_names) ? kind_names[kind] : "unknown";
+}
+
+static void finding_free(gpointer data)
+{
+	KmVerifyFinding *f = data;
+
+	g_free(f->message);
+	g_free(f);
+}
+
+void km_verify_report_free(KmVerifyReport *report)
+{
+	if (!report)
+		return;
+	g_ptr_array_unref(report->findings);
+	g_free(report);
+}
+
+guint km_verify_report_count(const KmVerifyReport *report, KmVerifyKind kind)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < report->findings->len; i++)
+		n += ((const KmVerifyFinding *)report->findings->pdata[i])->kind == kind;
+	return n;
+}
+
+/* What verify found and what repair would do about it. */
+typedef struct {
+	KmVerifyReport *report;
+	KmChangeSet *cs;	/* files to write and to remove */
+	GHashTable *objects;	/* the library the files describe */
+	GHashTable *rows;	/* smalldb's rows by fid (empty without smalldb) */
+	GHashTable *deleted;	/* fids the player deleted (smalldb bitmap) */
+	gboolean rewrite;	/* smalldb must be written */
+	gboolean remove_temp;	/* var/smalldb.new is left over */
+} Plan;
+
+static void G_GNUC_PRINTF(5, 6)
+find(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable, const char *fmt, ...)
+{
+	KmVerifyFinding *f = g_new0(KmVerifyFinding, 1);
+	va_list ap;
+
+	f->kind = kind;
+	f->fid = fid;
+	f->repairable = repairable;
+	va_start(ap, fmt);
+	f->message = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_ptr_array_add(plan->report->findings, f);
+}
+
+static void plan_free(Plan *plan)
+{
+	g_clear_pointer(&plan->cs, km_change_set_free);
+	g_clear_pointer(&plan->objects, g_hash_table_unref);
+	g_clear_pointer(&plan->rows, g_hash_table_unref);
+	g_clear_pointer(&plan->deleted, g_hash_table_unref);
+}
+
+/* ---- one fid ---- */
+
+static void restore_from_row(Plan *plan, guint32 fid, KmProperties *row)
+{
+	km_change_set_put(plan->cs, row);
+	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(fid), km_properties_ref(row));
+}
+
+/* No usable properties file: orphan, or restored from smalldb. */
+static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *row)
+{
+	const char *why = e->problem;
+
+	if (e->data_ino == OMFS_NIL) {
+		find(plan, KM_VERIFY_ORPHAN_PROPERTIES, e->fid, TRUE,
+		     "fid %u: properties file%s%s without a data file", e->fid, why ? ": " : "",
+		     why ? why : "");
+		km_change_set_delete(plan->cs, e->fid);
+	} else if (row) {
+		find(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid,
+		     TRUE, "fid %u: %s%s; smalldb's row restores it", e->fid,
+		     why ? "bad properties file: " : "no properties file", why ? why : "");
+		restore_from_row(plan, e->fid, row);
+	} else if (why) {
+		find(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
+		     "fid %u: bad properties file (%s), and no smalldb row to restore it from",
+		     e->fid, why);
+	} else {
+		find(plan, KM_VERIFY_ORPHAN_DATA, e->fid, TRUE,
+		     "fid %u: data file without properties", e->fid);
+		km_change_set_delete(plan->cs, e->fid);
+	}
+}
+
+static void check_data(Plan *plan, const KmScanEntry *e, KmProperties *object)
+{
+	g_autoptr(GBytes) blob = NULL;
+	guint64 length;
+
+	if (e->data_problem) {
+		find(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE, "fid %u: the data file: %s", e->fid,
+		     e->data_problem);
+		return;
+	}
+	if (g_strcmp0(km_properties_get(object, "type"), "playlist") == 0) {
+		blob = km_properties_get_blob(object, "playlist");
+		if ((blob ? g_bytes_get_size(blob) : 0) == e->data_size)
+			return;
+		find(plan, KM_VERIFY_PLAYLIST_DATA, e->fid, TRUE,
+		     "fid %u: the playlist's data file (%" G_GUINT64_FORMAT " bytes) is not "
+		     "its list", e->fid, e->data_size);
+		km_change_set_put(plan->cs, object);
+		return;
+	}
+	if (km_properties_get_uint(object, "length", &length) && length != e->data_size)
+		find(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE,
+		     "fid %u: the data file has %" G_GUINT64_FORMAT " bytes, `length` says %"
+		     G_GUINT64_FORMAT, e->fid, e->data_size, length);
+}
+
+static void check_row(Plan *plan, guint32 fid, KmProperties *object, KmProperties *row)
+{
+	const char *column = NULL;
+
+	if (row && km_smalldb_row_equal(object, row, &column))
+		return;
+	if (row)
+		find(plan, KM_VERIFY_STALE_ROW, fid, TRUE,
+		     "fid %u: smalldb's %s differs from the properties file", fid, column);
+	else
+		find(plan, KM_VERIFY_STALE_ROW, fid, TRUE, "fid %u: not in smalldb", fid);
+	plan->rewrite = TRUE;
+}
+
+static void check_entry(Plan *plan, const KmScanEntry *e)
+{
+	gpointer key = GUINT_TO_POINTER(e->fid);
+	KmProperties *row = g_hash_table_lookup(plan->rows, key);
+	g_autoptr(KmProperties) object = NULL;
+
+	if (g_hash_table_contains(plan->deleted, key)) {
+		find(plan, KM_VERIFY_PENDING_DELETE, e->fid, TRUE,
+		     "fid %u: deleted on the player, its files are still there", e->fid);
+		km_change_set_delete(plan->cs, e->fid);
+		return;
+	}
+	if (e->props && e->data_ino == OMFS_NIL &&
+	    g_strcmp0(km_properties_get(e->props, "type"), "playlist") == 0) {
+		/* A playlist's data is its blob: it can be written again. */
+		object = km_library_effective(e->props, row);
+		find(plan, KM_VERIFY_PLAYLIST_DATA, e->fid, TRUE,
+		     "fid %u: the playlist has no data file", e->fid);
+		km_change_set_put(plan->cs, object);
+		g_hash_table_insert(plan->objects, key, km_properties_ref(object));
+		check_row(plan, e->fid, object, row);
+		return;
+	}
+	if (!e->props || e->data_ino == OMFS_NIL) {
+		check_without_props(plan, e, row);
+		return;
+	}
+	object = km_library_effective(e->props, row);
+	g_hash_table_insert(plan->objects, key, km_properties_ref(object));
+	check_data(plan, e, object);
+	check_row(plan, e->fid, object, row);
+}
+
+/* Rows of fids with no file at all. */
+static void check_rows_without_files(Plan *plan, const KmScan *scan)
+{
+	GHashTableIter iter;
+	gpointer key;
+
+	g_hash_table_iter_init(&iter, plan->rows);
+	while (g_hash_table_iter_next(&iter, &key, NULL)) {
+		if (g_hash_table_contains(scan->entries, key))
+			continue;
+		find(plan, KM_VERIFY_STALE_ROW, GPOINTER_TO_UINT(key), TRUE,
+		     "fid %u: in smalldb, but it has no files", GPOINTER_TO_UINT(key));
+		plan->rewrite = TRUE;
+	}
+}
+
+/* ---- the whole library ---- */
+
+static gboolean read_rows(KmLibrary *lib, Plan *plan, GError **error)
+{
+	g_autoptr(GPtrArray) rows = NULL;
+	g_autoptr(GArray) deleted = NULL;
+	g_autoptr(GError) local = NULL;
+	gboolean missing;
+
+	plan->deleted = g_hash_table_new(NULL, NULL);
+	rows = km_files_read_smalldb(lib, &lib->smalldb_hdr, &deleted, &missing, &local);
+	if (rows) {
+		lib->have_smalldb_hdr = TRUE;
+	} else if (missing) {
+		find(plan, KM_VERIFY_SMALLDB_MISSING, 0, TRUE, "there is no var/smalldb");
+		plan->rewrite = TRUE;
+	} else if (local->domain == KM_SMALLDB_ERROR || local->code == KM_LIBRARY_ERROR_CORRUPT) {
+		find(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, TRUE, "var/smalldb: %s", local->message);
+		plan->rewrite = TRUE;
+	} else {
+		g_propagate_error(error, g_steal_pointer(&local));
+		return FALSE;
+	}
+	plan->rows = km_rows_by_fid(rows);
+	for (guint i = 0; deleted && i < deleted->len; i++) {
+		guint32 fid = g_array_index(deleted, guint32, i);
+
+		g_hash_table_add(plan->deleted, GUINT_TO_POINTER(fid));
+	}
+	return TRUE;
+}
+
+static gboolean check_var(KmLibrary *lib, Plan *plan, GError **error)
+{
+	uint64_t ino;
+
+	if (lib->pending_journal)
+		find(plan, KM_VERIFY_JOURNAL, 0, TRUE,
+		     "var/" KM_JOURNAL_NAME ": a commit was interrupted "
+		     "(open writable to finish it)");
+	if (!km_files_lookup(lib, lib->var_ino, KM_SMALLDB_TEMP_NAME, &ino, error))
+		return FALSE;
+	if (ino != OMFS_NIL) {
+		find(plan, KM_VERIFY_STRAY, 0, TRUE,
+		     "var/" KM_SMALLDB_TEMP_NAME ": left over by an interrupted commit");
+		plan->remove_temp = TRUE;
+	}
+	return TRUE;
+}
+
+static gboolean evaluate(KmLibrary *lib, Plan *plan, GCancellable *cancellable, GError **error)
+{
+	g_autoptr(KmScan) scan = NULL;
+	GHashTableIter iter;
+	gpointer value;
+
+	plan->cs = km_change_set_new();
+	plan->objects = km_library_objects_new();
+	if (!check_var(lib, plan, error) || !read_rows(lib, plan, error))
+		return FALSE;
+	scan = km_library_scan(lib, cancellable, error);
+	if (!scan)
+		return FALSE;
+	g_hash_table_iter_init(&iter, scan->entries);
+	while (g_hash_table_iter_next(&iter, NULL, &value))
+		check_entry(plan, value);
+	check_rows_without_files(plan, scan);
+	for (guint i = 0; i < scan->strays->len; i++)
+		find(plan, KM_VERIFY_STRAY, 0, FALSE, "%s: not a fid file (left alone)",
+		     (const char *)scan->strays->pdata[i]);
+	plan->report->n_objects = g_hash_table_size(plan->objects);
+	return TRUE;
+}
+
+static void count_unrepaired(KmVerifyReport *report)
+{
+	report->n_unrepaired = 0;
+	for (guint i = 0; i < report->findings->len; i++)
+		report->n_unrepaired += !((KmVerifyFinding *)report->findings->pdata[i])->repaired;
+}
+
+static gboolean is_orphan(KmVerifyKind kind)
+{
+	return kind == KM_VERIFY_ORPHAN_DATA || kind == KM_VERIFY_ORPHAN_PROPERTIES;
+}
+
+/*
+ * Rebuilding keeps orphans: of the removals, only the player's deletions
+ * stay (rebuilding would bring them back otherwise).
+ */
+static void keep_orphans(Plan *plan)
+{
+	GArray *deletes = plan->cs->deletes;
+
+	for (guint i = deletes->len; i-- > 0;)
+		if (!g_hash_table_contains(plan->deleted,
+					   GUINT_TO_POINTER(g_array_index(deletes, guint32, i))))
+			g_array_remove_index(deletes, i);
+}
+
+static gboolean remove_temp(KmLibrary *lib, GError **error)
+{
+	return km_files_remove(lib, lib->var_ino, KM_SMALLDB_TEMP_NAME,
+			       KM_VAR "/" KM_SMALLDB_TEMP_NAME, error) &&
+	       km_files_sync(lib, error);
+}
+
+/* The files' library becomes the library, and the plan is committed. */
+static gboolean apply(KmLibrary *lib, Plan *plan, gboolean rebuild, GError **error)
+{
+	if (rebuild)
+		keep_orphans(plan);
+	km_library_set_objects(lib, g_steal_pointer(&plan->objects));
+	if (!rebuild && !plan->rewrite && km_change_set_is_empty(plan->cs))
+		return !plan->remove_temp || remove_temp(lib, error);
+	if (!km_library_commit_changes(lib, plan->cs, FALSE, error))
+		return FALSE;
+	plan->report->smalldb_written = TRUE;
+	return TRUE;
+}
+
+static void mark_repaired(KmVerifyReport *report, gboolean rebuild)
+{
+	for (guint i = 0; i < report->findings->len; i++) {
+		KmVerifyFinding *f = report->findings->pdata[i];
+
+		f->repaired = f->repairable && !(rebuild && is_orphan(f->kind));
+	}
+}
+
+static KmVerifyReport *run(KmLibrary *lib, gboolean repair, gboolean rebuild,
+			   GCancellable *cancellable, GError **error)
+{
+	g_autoptr(KmVerifyReport) report = g_new0(KmVerifyReport, 1);
+	Plan plan = { .report = report };
+	gboolean ok;
+
+	report->findings = g_ptr_array_new_with_free_func(finding_free);
+	if (!km_library_check_usable(lib, repair, error))
+		return NULL;
+	if (repair && lib->tx) {
+		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_BUSY,
+			    "a transaction is open: commit it or roll it back first");
+		return NULL;
+	}
+	ok = evaluate(lib, &plan, cancellable, error);
+	if (ok && repair)
+		ok = apply(lib, &plan, rebuild, error);
+	plan_free(&plan);
+	if (!ok)
+		return NULL;
+	if (repair)
+		mark_repaired(report, rebuild);
+	count_unrepaired(report);
+	return g_steal_pointer(&report);
+}
+
+KmVerifyReport *km_library_verify(KmLibrary *lib, gboolean repair, GCancellable *cancellable,
+				  GError **error)
+{
+	g_return_val_if_fail(KM_IS_LIBRARY(lib), NULL);
+	return run(lib, repair, FALSE, cancellable, error);
+}
+
+KmVerifyReport *km_library_rebuild_db(KmLibrary *lib, GCancellable *cancellable, GError **error)
+{
+	g_return_val_if_fail(KM_IS_LIBRARY(lib), NULL);
+	return run(lib, TRUE, TRUE, cancellable, error);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* km-transaction-private.h - what km-transaction*.c share. */
+#ifndef KM_TRANSACTION_PRIVATE_H
+#define KM_TRANSACTION_PRIVATE_H
+
+#include "km-library-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+	KmProperties *object;	/* as the commit writes it; NULL: removed */
+	gboolean added;		/* its fid was handed out by this transaction */
+	gboolean data_written;	/* this transaction wrote its data file */
+} KmStaged;
+
+struct _KmTransaction {
+	GObject parent_instance;
+	KmLibrary *lib;		/* a reference */
+	GHashTable *staged;	/* fid -> KmStaged* */
+	gboolean done;		/* committed or rolled back */
+};
+
+/* Open, on a usable writable library. */
+gboolean km_transaction_check(KmTransaction *tx, GError **error);
+/* The object as the transaction sees it, or NOT_FOUND. */
+KmProperties *km_transaction_get(KmTransaction *tx, guint32 fid, GError **error);
+/* The object, staged for a change: the one to modify. NOT_FOUND when absent. */
+KmProperties *km_transaction_edit(KmTransaction *tx, guint32 fid, GError **error);
+/* A fid with no file on the disk, and its first fid_generation. */
+gboolean km_transaction_new_fid(KmTransaction *tx, guint32 *fid, guint32 *generation,
+				GError **error);
+/* A new object's staging entry (takes object). */
+void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean data_written);
+gboolean km_transaction_is_playlist(const KmProperties *object);
+/* Remove fid from every playlist (km-transaction-playlist.c). */
+gboolean km_transaction_unlist(KmTransaction *tx, guint32 fid, GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-transaction.h - changes to a Karma library, committed together.
+ *
+ * While a transaction is open, adding a track writes its data file at once
+ * (it is big: progress per byte, cancellable); everything else is staged in
+ * memory. km_transaction_commit() then writes in the order of DESIGN.md,
+ * rewriting var/smalldb once (see km-commit.c for the order and why a power
+ * cut at any point leaves a library that opens). Rolling back, explicitly or
+ * by dropping an uncommitted transaction, removes the data files it wrote.
+ *
+ * Objects added in the transaction get fresh fids; a fid freed earlier may be
+ * handed out again, with a fid_generation greater than any its earlier
+ * owners had, so that old playlist entries do not pick up the new object.
+ */
+#ifndef KM_TRANSACTION_H
+#define KM_TRANSACTION_H
+
+#include <gio/gio.h>
+
+#include "km-library.h"
+
+G_BEGIN_DECLS
+
+#define KM_TYPE_TRANSACTION (km_transaction_get_type())
+G_DECLARE_FINAL_TYPE(KmTransaction, km_transaction, KM, TRANSACTION, GObject)
+
+/* Bytes of the current file written so far, and its size (0 when unknown). */
+typedef void (*KmProgressFunc)(guint64 done, guint64 total, gpointer user_data);
+
+/* One transaction at a time, on a writable library. */
+KmTransaction *km_library_begin(KmLibrary *lib, GError **error);
+KmLibrary *km_transaction_get_library(KmTransaction *tx);
+
+/*
+ * A new object: its data from path (or from in, size bytes if known, else 0)
+ * written now to fids0/_hhhhh/lll in large chunks, its properties (a copy of
+ * props, with `length` the bytes written, `fid_generation` new, `ctime` now
+ * when absent, `type` tune when absent) written at commit. cancellable is
+ * checked before the file and between chunks: a cancelled add removes what
+ * it wrote and fails with G_IO_ERROR_CANCELLED, leaving the rest of the
+ * transaction as it was.
+ */
+gboolean km_transaction_add_file(KmTransaction *tx, const KmProperties *props, const char *path,
+				 KmProgressFunc progress, gpointer user_data,
+				 GCancellable *cancellable, guint32 *fid, GError **error);
+gboolean km_transaction_add_stream(KmTransaction *tx, const KmProperties *props,
+				   GInputStream *in, guint64 size, KmProgressFunc progress,
+				   gpointer user_data, GCancellable *cancellable, guint32 *fid,
+				   GError **error);
+/* Remove an object: its fid leaves every playlist, its files go at commit. */
+gboolean km_transaction_remove(KmTransaction *tx, guint32 fid, GError **error);
+/*
+ * Set a string property (value NULL removes it). `fid`, `type` and the
+ * binary properties (playlist, profile) cannot be set this way.
+ */
+gboolean km_transaction_set_property(KmTransaction *tx, guint32 fid, const char *key,
+				     const char *value, GError **error);
+
+/* Playlists: type=playlist, title = the name. */
+gboolean km_transaction_playlist_create(KmTransaction *tx, const char *name, guint32 *fid,
+					GError **error);
+gboolean km_transaction_playlist_rename(KmTransaction *tx, guint32 playlist, const char *name,
+					GError **error);
+gboolean km_transaction_playlist_delete(KmTransaction *tx, guint32 playlist, GError **error);
+/* Insert the object `track` (with its fid_generation) at position; -1 appends. */
+gboolean km_transaction_playlist_insert(KmTransaction *tx, guint32 playlist, guint32 track,
+					gint position, GError **error);
+gboolean km_transaction_playlist_remove_at(KmTransaction *tx, guint32 playlist, guint index,
+					   GError **error);
+/* The playlist holds exactly these objects, in this order, each with its fid_generation. */
+gboolean km_transaction_playlist_set(KmTransaction *tx, guint32 playlist, const guint32 *tracks,
+				     guint n_tracks, GError **error);
+/* Move the entry at `from` so that it ends up at index `to`. */
+gboolean km_transaction_playlist_move(KmTransaction *tx, guint32 playlist, guint from, guint to,
+				      GError **error);
+
+/* The object as a commit would leave it (owned by tx), NULL when absent or removed. */
+KmProperties *km_transaction_lookup(KmTransaction *tx, guint32 fid);
+/* km_library_find_duplicate(), counting the tracks added in this transaction too. */
+gboolean km_transaction_find_duplicate(KmTransaction *tx, const KmProperties *candidate,
+				       guint32 *fid);
+
+/*
+ * Write everything (see km-commit.c). On failure the library is marked
+ * failed: close it and open it again, which finishes or forgets the commit.
+ */
+gboolean km_transaction_commit(KmTransaction *tx, GError **error);
+/* Forget every change and remove the data files the transaction wrote. */
+gboolean km_transaction_rollback(KmTransaction *tx, GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-verify.h - checking a Karma library against its files: every name under
+ * fids0/, every properties file, var/smalldb, and an interrupted commit.
+ * Repair rebuilds what can be rebuilt, through the same commit path as a
+ * transaction (so a power cut during a repair is as safe as during a commit).
+ */
+#ifndef KM_VERIFY_H
+#define KM_VERIFY_H
+
+#include <gio/gio.h>
+
+#include "km-library.h"
+
+G_BEGIN_DECLS
+
+/* What verify finds; what repair does about it. */
+typedef enum {
+	/* A commit was interrupted: finished. */
+	KM_VERIFY_JOURNAL,
+	/* No var/smalldb: written. */
+	KM_VERIFY_SMALLDB_MISSING,
+	/* var/smalldb does not parse: rewritten. */
+	KM_VERIFY_SMALLDB_CORRUPT,
+	/* A smalldb row differs from the properties, or is missing or extra: rewritten. */
+	KM_VERIFY_STALE_ROW,
+	/* A data file without properties: removed. */
+	KM_VERIFY_ORPHAN_DATA,
+	/* Properties without a data file: removed. */
+	KM_VERIFY_ORPHAN_PROPERTIES,
+	/* A data file with a smalldb row but no properties: restored from the row. */
+	KM_VERIFY_MISSING_PROPERTIES,
+	/* A properties file that does not parse: restored from smalldb when it can be. */
+	KM_VERIFY_BAD_PROPERTIES,
+	/* A playlist's data file is not its list: rewritten from it. */
+	KM_VERIFY_PLAYLIST_DATA,
+	/* The player deleted it (smalldb's bitmap), its files are there: removed. */
+	KM_VERIFY_PENDING_DELETE,
+	/* The data's size is not `length`, or it cannot be read: not repaired. */
+	KM_VERIFY_UNREADABLE,
+	/* A name that is no fid file (left alone), or our temporary file (removed). */
+	KM_VERIFY_STRAY,
+} KmVerifyKind;
+
+typedef struct {
+	KmVerifyKind kind;
+	guint32 fid;		/* 0 when the finding is about no object */
+	char *message;
+	gboolean repairable;	/* repair fixes it */
+	gboolean repaired;
+} KmVerifyFinding;
+
+typedef struct {
+	GPtrArray *findings;	/* KmVerifyFinding* */
+	guint n_objects;	/* objects found (with properties and data) */
+	guint n_unrepaired;	/* findings not repaired (all of them without repair) */
+	gboolean smalldb_written;
+} KmVerifyReport;
+
+void km_verify_report_free(KmVerifyReport *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(KmVerifyReport, km_verify_report_free)
+const char *km_verify_kind_name(KmVerifyKind kind);
+/* Findings of this kind (any fid). */
+guint km_verify_report_count(const KmVerifyReport *report, KmVerifyKind kind);
+
+/*
+ * Read every file under fids0/ and compare with var/smalldb. With repair
+ * (a writable library, no open transaction): finish an interrupted commit,
+ * remove orphans, restore or rewrite what can be, and rewrite smalldb when
+ * anything differed; the library then holds what the files say.
+ */
+KmVerifyReport *km_library_verify(KmLibrary *lib, gboolean repair, GCancellable *cancellable,
+				  GError **error);
+/*
+ * Rewrite var/smalldb from the properties files (and the player's columns
+ * of the old smalldb), whether or not it disagreed. Removes no file but
+ * those of the objects the player deleted. The report says what differed;
+ * nothing else is repaired.
+ */
+KmVerifyReport *km_library_rebuild_db(KmLibrary *lib, GCancellable *cancellable, GError **error);
+
+G_END_DECLS
+
+#endif
