@@ -4,9 +4,9 @@
 # demo.sh - build, then start Karma Manager on a demo player (as root on
 # Debian 12: it installs what it needs with apt).
 #
-# Until the GUI lands, "the app" is karmactl and "the demo player" is an
-# OMFS volume in an image file: demo.sh formats one, copies a few generated
-# files onto it and shows it with ls -lR, df and fsck.
+# Until the GUI lands, "the app" is karmactl and "the demo player" is a
+# whole Karma disk in an image file: demo.sh makes one with 20 generated
+# tracks (karmactl mkkarma --demo 20) and shows its library and volume.
 # Environment: KM_BUILD (default ./_build), KM_DEMO_IMAGE (default
 # KM_BUILD/demo/player.img; made afresh on every run).
 set -euo pipefail
@@ -28,25 +28,20 @@ run() {
     echo
 }
 
-SRC=$(mktemp -d)
-trap 'rm -rf "$SRC"' EXIT
-mkdir -p "$SRC/music/Demo Artist/First Album" "$SRC/music/Demo Artist/Second Album"
-for n in 1 2 3; do
-    head -c $((n * 700000)) /dev/urandom > "$SRC/music/Demo Artist/First Album/0$n Track.mp3"
-done
-head -c 2500000 /dev/urandom > "$SRC/music/Demo Artist/Second Album/01 Opening.mp3"
-printf 'Karma Manager demo volume\n' > "$SRC/README.txt"
-
 mkdir -p "$(dirname "$IMG")"
 rm -f "$IMG"
-run mkfs "$IMG" --size 256M --label "Demo Karma"
-run -i "$IMG" put -r "$SRC/music" /music
-run -i "$IMG" put "$SRC/README.txt" /README.txt
-run -i "$IMG" mkdir -p /playlists
-run -i "$IMG" ls -lR /
-run -i "$IMG" df
-run -i "$IMG" fsck
+# A whole Karma disk: the label, a system partition and the music partition
+# (at 16 MiB) with 20 generated tracks, their properties and var/smalldb.
+run mkkarma "$IMG" --size 256M --demo 20
+run -i "$IMG" tracks "The "
+run -i "$IMG" tracks --json jazz
+run -i "$IMG" verify
+# The music partition is an OMFS volume: the OMFS-level commands reach it.
+run -i "$IMG" --offset 16M ls -R /var
+run -i "$IMG" --offset 16M df
+run -i "$IMG" --offset 16M fsck
 echo "The demo player is $IMG. Try, for example:"
-echo "  $KARMACTL -i $IMG info"
-echo "  $KARMACTL -i $IMG cat /README.txt"
-echo "  $KARMACTL -i $IMG manifest"
+echo "  $KARMACTL -i $IMG tracks"
+echo "  $KARMACTL -i $IMG tracks --json beatniks"
+echo "  $KARMACTL -i $IMG verify"
+echo "  $KARMACTL -i $IMG --offset 16M ls -lR /fids0"

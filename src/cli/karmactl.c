@@ -13,7 +13,7 @@
 static const struct kc_command *const commands[] = {
 	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
 	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
-	&kc_cmd_manifest,
+	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_verify, &kc_cmd_rebuild_db,
 };
 
 static char *opt_image;
@@ -55,7 +55,7 @@ static char *command_list(void)
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(commands); i++)
-		g_string_append_printf(s, "  %-9s %-18s %s\n", commands[i]->name,
+		g_string_append_printf(s, "  %-10s %-18s %s\n", commands[i]->name,
 				       commands[i]->args, commands[i]->summary);
 	g_string_append(s, "\nkarmactl COMMAND --help shows the options of a command.\n"
 			   "KARMACTL_STATS=1 prints the I/O counters on exit.");

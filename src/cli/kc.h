@@ -69,6 +69,8 @@ extern const struct kc_command kc_cmd_get, kc_cmd_put;
 extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
 /* kc-manifest.c */
 extern const struct kc_command kc_cmd_manifest;
+/* kc-karma-cmds.c: the Karma library (kc-library.h) */
+extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 

@@ -127,12 +127,24 @@ const char *km_smalldb_column_name(guint column)
 	return columns[column].name;
 }
 
-gboolean km_smalldb_is_column(const char *key)
+static int column_index(const char *key)
 {
 	for (guint i = 0; i < KM_SMALLDB_N_COLUMNS; i++)
 		if (strcmp(columns[i].name, key) == 0)
-			return TRUE;
-	return FALSE;
+			return (int)i;
+	return -1;
+}
+
+gboolean km_smalldb_is_column(const char *key)
+{
+	return column_index(key) >= 0;
+}
+
+gboolean km_smalldb_column_is_numeric(const char *key)
+{
+	int i = column_index(key);
+
+	return i >= 0 && columns[i].type != COLUMN_STRING && columns[i].type != COLUMN_BLOB;
 }
 
 static guint32 get_le32(const guint8 *p)

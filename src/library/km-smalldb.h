@@ -58,6 +58,8 @@ typedef struct {
 const char *km_smalldb_column_name(guint column);
 /* Whether smalldb stores this key (a change to it needs a smalldb rewrite). */
 gboolean km_smalldb_is_column(const char *key);
+/* Whether smalldb stores this key as a number (u8, u16 or u32 column). */
+gboolean km_smalldb_column_is_numeric(const char *key);
 
 /*
  * The objects of a smalldb file, as KmProperties*, in ascending fid order.
