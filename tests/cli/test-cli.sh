@@ -4,66 +4,8 @@
 #   bash tests/cli/test-cli.sh PATH/TO/karmactl
 set -u
 
-KARMACTL=${1:?usage: test-cli.sh KARMACTL}
-KARMACTL=$(realpath "$KARMACTL")
-W=$(mktemp -d "${TMPDIR:-/tmp}/karmactl-test.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh" "$@"
 export LC_ALL=C
-
-n=0
-failed=0
-ERR=$W/stderr
-
-# ---- TAP and assertion helpers ----
-
-report() {	# DESCRIPTION STATUS
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-		[ -s "$ERR" ] && sed 's/^/#   stderr: /' "$ERR"
-	fi
-	return 0
-}
-
-# check DESCRIPTION COMMAND...: the command succeeds (its output goes to a log).
-check() {
-	local desc=$1
-	shift
-	"$@" >>"$W/stdout.log" 2>"$ERR"
-	report "$desc" $?
-}
-
-k() { "$KARMACTL" "$@"; }
-kv() { "$KARMACTL" -i "$IMG" "$@"; }
-
-# fails CODE DESCRIPTION COMMAND...: exits with CODE and says why in one line.
-fails() {
-	local code=$1 desc=$2 rc lines
-	shift 2
-	"$@" >/dev/null 2>"$ERR"
-	rc=$?
-	lines=$(wc -l <"$ERR")
-	if [ "$rc" = "$code" ] && [ "$lines" = 1 ] && grep -q '^karmactl: ' "$ERR"; then
-		report "$desc" 0
-	else
-		echo "# exit $rc (want $code), $lines stderr lines (want 1)"
-		report "$desc" 1
-	fi
-}
-
-# same DESCRIPTION EXPECTED ACTUAL: two strings are equal.
-same() {
-	if [ "$2" = "$3" ]; then
-		report "$1" 0
-	else
-		diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | sed 's/^/#   /'
-		report "$1" 1
-	fi
-}
 
 field() { kv info | awk -v f="$1" '$1 == f { print $2 }'; }
 free_blocks() { kv df | awk '/^free blocks:/ { print $3 }'; }
@@ -317,5 +259,4 @@ KARMACTL_STATS=1 "$KARMACTL" -i "$IMG" cat /top.bin >/dev/null 2>stats.txt
 report "KARMACTL_STATS=1 runs" $?
 check "...and prints the counters" grep -q 'read_requests=[1-9][0-9]* .*requests_per_mib=' stats.txt
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_done

@@ -5,78 +5,11 @@
 #   bash tests/cli/test-karma-cli.sh PATH/TO/karmactl
 set -u
 
-KARMACTL=${1:?usage: test-karma-cli.sh KARMACTL}
-KARMACTL=$(realpath "$KARMACTL")
-W=$(mktemp -d "${TMPDIR:-/tmp}/karmactl-karma-test.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh" "$@"
 export LC_ALL=C.UTF-8
 
-n=0
-failed=0
-ERR=$W/stderr
-
-# ---- TAP and assertion helpers (as in test-cli.sh) ----
-
-report() {	# DESCRIPTION STATUS
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-		[ -s "$ERR" ] && sed 's/^/#   stderr: /' "$ERR"
-	fi
-	return 0
-}
-
-# check DESCRIPTION COMMAND...: the command succeeds (its output goes to a log).
-check() {
-	local desc=$1
-	shift
-	"$@" >>"$W/stdout.log" 2>"$ERR"
-	report "$desc" $?
-}
-
-# status CODE DESCRIPTION COMMAND...: the command exits with CODE.
-status() {
-	local code=$1 desc=$2 rc
-	shift 2
-	"$@" >>"$W/stdout.log" 2>"$ERR"
-	rc=$?
-	[ "$rc" = "$code" ] || echo "# exit $rc (want $code)"
-	report "$desc" $((rc != code))
-}
-
-k() { "$KARMACTL" "$@"; }
-kv() { "$KARMACTL" -i "$IMG" "$@"; }
 # The music partition as a bare OMFS volume: mkkarma puts it at 16 MiB.
 km() { "$KARMACTL" -i "$IMG" --offset 16M "$@"; }
-
-# fails CODE DESCRIPTION COMMAND...: exits with CODE and says why in one line.
-fails() {
-	local code=$1 desc=$2 rc lines
-	shift 2
-	"$@" >/dev/null 2>"$ERR"
-	rc=$?
-	lines=$(wc -l <"$ERR")
-	if [ "$rc" = "$code" ] && [ "$lines" = 1 ] && grep -q '^karmactl: ' "$ERR"; then
-		report "$desc" 0
-	else
-		echo "# exit $rc (want $code), $lines stderr lines (want 1)"
-		report "$desc" 1
-	fi
-}
-
-# same DESCRIPTION EXPECTED ACTUAL: two strings are equal.
-same() {
-	if [ "$2" = "$3" ]; then
-		report "$1" 0
-	else
-		diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | sed 's/^/#   /'
-		report "$1" 1
-	fi
-}
 
 # json PYTHON-EXPRESSION: evaluates it with d = the JSON read from stdin.
 json() { python3 -c 'import json, sys; d = json.load(sys.stdin); print('"$1"')'; }
@@ -197,5 +130,4 @@ same "...with the 12 tracks" "$(cat tracks.json)" "$(kv tracks --json)"
 check "rebuild-db of a clean library" kv rebuild-db
 fails 2 "rebuild-db with an argument is a usage error" kv rebuild-db extra
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_done
