@@ -108,10 +108,11 @@ static gboolean is_playlist(KmProperties *object)
 	return g_strcmp0(km_properties_get(object, "type"), "playlist") == 0;
 }
 
-/* The files a put replaces: its properties file, and a playlist's data file. */
-static gboolean remove_replaced(KmLibrary *lib, KmProperties *object, GError **error)
+/* Remove an object's properties file and, when `with_data`, its data file. */
+static gboolean remove_fid_files(KmLibrary *lib, guint32 fid, gboolean with_data,
+				 GError **error)
 {
-	guint32 fid = km_properties_get_fid(object);
+	const KmFidFile kinds[] = { KM_FID_FILE_PROPERTIES, KM_FID_FILE_DATA };
 	char name[4], path[KM_FID_PATH_SIZE];
 	uint64_t dir;
 
@@ -119,15 +120,19 @@ static gboolean remove_replaced(KmLibrary *lib, KmProperties *object, GError **e
 		return FALSE;
 	if (dir == OMFS_NIL)
 		return TRUE;
-	km_files_fid_name(fid, KM_FID_FILE_PROPERTIES, name);
-	km_fid_format_path(fid, KM_FID_FILE_PROPERTIES, path);
-	if (!km_files_remove(lib, dir, name, path, error))
-		return FALSE;
-	if (!is_playlist(object))
-		return TRUE;
-	km_files_fid_name(fid, KM_FID_FILE_DATA, name);
-	km_fid_format_path(fid, KM_FID_FILE_DATA, path);
-	return km_files_remove(lib, dir, name, path, error);
+	for (guint i = 0; i < (with_data ? 2u : 1u); i++) {
+		km_files_fid_name(fid, kinds[i], name);
+		km_fid_format_path(fid, kinds[i], path);
+		if (!km_files_remove(lib, dir, name, path, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* The files a put replaces: its properties file, and a playlist's data file. */
+static gboolean remove_replaced(KmLibrary *lib, KmProperties *object, GError **error)
+{
+	return remove_fid_files(lib, km_properties_get_fid(object), is_playlist(object), error);
 }
 
 /* A playlist's data file is its blob, as libkarma writes it. */
@@ -193,20 +198,7 @@ static gboolean write_smalldb(KmLibrary *lib, GBytes *smalldb, GError **error)
 
 static gboolean remove_object(KmLibrary *lib, guint32 fid, GError **error)
 {
-	char name[4], path[KM_FID_PATH_SIZE];
-	uint64_t dir;
-
-	if (!km_files_fid_dir(lib, fid, FALSE, &dir, error))
-		return FALSE;
-	if (dir == OMFS_NIL)
-		return TRUE;
-	km_files_fid_name(fid, KM_FID_FILE_PROPERTIES, name);
-	km_fid_format_path(fid, KM_FID_FILE_PROPERTIES, path);
-	if (!km_files_remove(lib, dir, name, path, error))
-		return FALSE;
-	km_files_fid_name(fid, KM_FID_FILE_DATA, name);
-	km_fid_format_path(fid, KM_FID_FILE_DATA, path);
-	return km_files_remove(lib, dir, name, path, error);
+	return remove_fid_files(lib, fid, TRUE, error);
 }
 
 static gboolean remove_objects(KmLibrary *lib, const KmChangeSet *cs, GError **error)
