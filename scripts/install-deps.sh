@@ -28,16 +28,14 @@ PKGS=(
     # importing files: TagLib's C binding reads their tags; ffmpeg makes the
     # WMA, AAC, MP2 and Opus files of the import tests
     libtagc0-dev ffmpeg
+    # the player over USB (libusb), hotplug (gudev) and their tests (umockdev)
+    libusb-1.0-0-dev libgudev-1.0-dev libumockdev-dev umockdev
+    # the app, and its tests under Xvfb
+    libgtk-4-dev libadwaita-1-dev xvfb xauth
+    # translations and desktop integration checks
+    gettext desktop-file-utils appstream appstream-util
 )
 
-# The app will add these when it lands (GUI, USB, tags, GUI tests under Xvfb,
-# hotplug tests under umockdev, Flatpak checks).  Not installed yet: nothing
-# in the tree uses them today.
-# LATER_PKGS=(
-#     libgtk-4-dev libadwaita-1-dev libusb-1.0-0-dev
-#     xvfb xauth libumockdev-dev umockdev
-#     gettext desktop-file-utils appstream-util
-# )
 
 missing=()
 for p in "${PKGS[@]}"; do
