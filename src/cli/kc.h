@@ -71,6 +71,8 @@ extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
 extern const struct kc_command kc_cmd_manifest;
 /* kc-karma-cmds.c: the Karma library (kc-library.h) */
 extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
+/* kc-backup-cmds.c */
+extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 

@@ -104,6 +104,12 @@ static int check_no_overlap(const struct km_karma_label *label, char *msg, size_
 	return 0;
 }
 
+void km_karma_label_build_unfinished(uint8_t sector[KM_KARMA_SECTOR_SIZE])
+{
+	memset(sector, 0, KM_KARMA_SECTOR_SIZE);
+	memcpy(sector, KM_UNFINISHED_RESTORE_MARK, sizeof(KM_UNFINISHED_RESTORE_MARK));
+}
+
 int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t device_size,
 			 struct km_karma_label *label, char *msg, size_t msglen)
 {
@@ -113,6 +119,10 @@ int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t de
 	int err;
 
 	memset(label, 0, sizeof(*label));
+	if (memcmp(sector, KM_UNFINISHED_RESTORE_MARK, sizeof(KM_UNFINISHED_RESTORE_MARK)) == 0)
+		return label_fail(-EINVAL, msg, msglen,
+				  "a restore from a backup did not finish on this disk: "
+				  "restore it again before using it");
 	if (magic != KM_KARMA_LABEL_MAGIC)
 		return label_fail(-ENOENT, msg, msglen,
 				  "no Karma label: the magic at byte 510 is 0x%04x, not 0x%04x",
