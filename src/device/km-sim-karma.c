@@ -13,7 +13,7 @@
 #include <time.h>
 
 #define DEFAULT_COMMAND_US 1000
-#define DEFAULT_BYTES_PER_S 20000000ull
+#define DEFAULT_BYTES_PER_S 25000000ull
 #define DEFAULT_DEVICE_INFO "Rio Karma (simulated) firmware 1.68 serial 0000000000000000"
 
 static struct km_sim_karma *sim_of(struct km_usb_transport *t)

@@ -53,7 +53,7 @@ struct km_sim_karma_options {
 	unsigned riop_polls;		/* polls that answer "busy" before a RIOP command is done */
 	unsigned becoming_ready;	/* TEST UNIT READYs that answer "becoming ready" after entering */
 	const char *device_info;	/* RIOP 0x05's string; NULL: a default */
-	/* timing of a USB 2.0 player; both 0 mean the defaults (1000 us, 20 MB/s) */
+	/* timing of a USB 2.0 player; both 0 mean the defaults (1000 us, 25 MB/s) */
 	unsigned command_us;		/* per BOT command or RIOP packet */
 	uint64_t bytes_per_s;		/* bandwidth of the data phases */
 	bool real_time;			/* really sleep, for benchmarks */
