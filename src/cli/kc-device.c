@@ -45,8 +45,11 @@ static void apply_max_request(struct kc_device *d)
 
 static int open_simulated(struct kc_ctx *ctx, bool writable, struct kc_device *d)
 {
-	struct km_sim_karma_options opts = { .read_only = !writable,
-					     .final_stats = &d->sim_stats };
+	struct km_sim_karma_options opts = {
+		.read_only = !writable,
+		.real_time = g_strcmp0(g_getenv("KARMACTL_SIM_REAL_TIME"), "1") == 0,
+		.final_stats = &d->sim_stats,
+	};
 	char msg[OMFS_ERRMSG_MAX] = "";
 	struct km_sim_karma *sim = km_sim_karma_open(ctx->image, &opts, msg, sizeof(msg));
 

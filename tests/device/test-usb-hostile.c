@@ -165,11 +165,25 @@ static void test_sense_sentences(void)
 	t->ops->close(t);
 }
 
-/* A "player" that answers every transfer with random lengths of random bytes. */
+/*
+ * A "player" that answers most transfers plausibly (an ack or an echo to
+ * RIOP, data and a CSW with the right tag to a CBW) with random status,
+ * residue and data, and the rest with random lengths of random bytes and
+ * random errors: so that every stage of the protocol meets garbage.
+ */
 struct random_transport {
 	struct km_usb_transport t;
 	GRand *rand;
+	guint8 last[KM_RIOP_CMD_LEN];	/* the last RIOP packet or CBW */
+	size_t last_len;
+	bool data_given;
+	gint32 one_in;		/* one transfer in this many is garbage */
 };
+
+static bool garbage(struct random_transport *r)
+{
+	return g_rand_int_range(r->rand, 0, r->one_in) == 0;
+}
 
 static int random_result(struct random_transport *r)
 {
@@ -183,10 +197,49 @@ static int random_out(struct km_usb_transport *t, const void *buf, size_t len, s
 {
 	struct random_transport *r = (struct random_transport *)t;
 
-	(void)buf;
 	(void)timeout_ms;
+	if (len == KM_RIOP_CMD_LEN || len == KM_BOT_CBW_LEN) {
+		memcpy(r->last, buf, len);
+		r->last_len = len;
+		r->data_given = false;
+	}
+	if (!garbage(r)) {
+		*done = len;
+		return 0;
+	}
 	*done = g_rand_boolean(r->rand) ? len : (size_t)g_rand_int_range(r->rand, 0, len + 1);
 	return random_result(r);
+}
+
+/* What a player would answer, with random status, residue and data. */
+static void plausible_in(struct random_transport *r, guint8 *p, size_t len, size_t *done)
+{
+	size_t i;
+
+	*done = len;
+	if (r->last_len == KM_RIOP_CMD_LEN) {
+		memset(p, 0, len);
+		if (len > KM_RIOP_SEQ_ECHO)
+			p[r->last[4] == KM_RIOP_POLL ? KM_RIOP_SEQ_ECHO : 0] =
+				r->last[4] == KM_RIOP_POLL ? r->last[6] : KM_RIOP_ACK;
+		return;
+	}
+	for (i = 0; i < len; i++)
+		p[i] = (guint8)g_rand_int(r->rand);
+	if (len != KM_BOT_CSW_LEN || r->last_len != KM_BOT_CBW_LEN) {
+		/* a disk, of a sane size, most of the time */
+		if (r->last[15] == KM_SCSI_INQUIRY && len > 0 && !garbage(r))
+			p[0] = 0;
+		if (r->last[15] == KM_SCSI_READ_CAPACITY_10 && len >= 8 && !garbage(r))
+			memcpy(p, "\0\0\x10\0\0\0\x02\0", 8);
+		r->data_given = true;
+		return;
+	}
+	memcpy(p, "USBS", 4);
+	memcpy(p + 4, r->last + 4, 4);
+	if (!garbage(r))
+		memset(p + 8, 0, 4);
+	p[12] = (guint8)(garbage(r) ? g_rand_int_range(r->rand, 0, 4) : 0);
 }
 
 static int random_in(struct km_usb_transport *t, void *buf, size_t len, size_t *done,
@@ -197,6 +250,10 @@ static int random_in(struct km_usb_transport *t, void *buf, size_t len, size_t *
 	size_t i;
 
 	(void)timeout_ms;
+	if (!garbage(r)) {
+		plausible_in(r, p, len, done);
+		return 0;
+	}
 	*done = g_rand_boolean(r->rand) ? len : (size_t)g_rand_int_range(r->rand, 0, len + 1);
 	for (i = 0; i < *done; i++)
 		p[i] = (guint8)g_rand_int(r->rand);
@@ -247,14 +304,23 @@ static void test_random_player(void)
 
 		r->t.ops = &random_ops;
 		r->rand = g_rand_new_with_seed(seed);
+		r->one_in = 4 << (seed % 4 * 2);
 		k = km_karma_usb_open(&r->t, msg, sizeof(msg));
 		if (k) {
 			/* it got through by luck: reading must still end, one way or another */
-			guint8 buf[4096];
+			guint8 buf[4096] = { 0 };
 			const struct omfs_blockdev *dev = km_karma_usb_blockdev(k);
+			guint64 size = dev->size(dev->ctx);
 
 			opened++;
-			(void)dev->read(dev->ctx, 0, buf, MIN(sizeof(buf), dev->size(dev->ctx)));
+			g_assert_cmpuint(size, >, 0);
+			/* each failure comes with its sentence */
+			if (dev->read(dev->ctx, 0, buf, MIN(sizeof(buf), size)))
+				g_assert_cmpstr(km_karma_usb_errmsg(k), !=, "");
+			if (dev->write(dev->ctx, size - 1, buf, 1))
+				g_assert_cmpstr(km_karma_usb_errmsg(k), !=, "");
+			if (dev->read(dev->ctx, size / 2 + 7, buf, MIN(sizeof(buf), size / 2)))
+				g_assert_cmpstr(km_karma_usb_errmsg(k), !=, "");
 			km_karma_usb_close(k, msg, sizeof(msg));
 		} else {
 			g_assert_cmpstr(msg, !=, "");
