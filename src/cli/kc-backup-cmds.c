@@ -18,6 +18,7 @@
 static char *backup_to;
 static char *backup_verify;
 static gboolean backup_no_resume;
+static gboolean backup_all;
 static char *restore_from;
 static gboolean restore_force;
 
@@ -28,6 +29,8 @@ static const GOptionEntry backup_options[] = {
 	  "Check the backup FILE against its checksum and fsck its volumes", "FILE" },
 	{ "no-resume", 0, 0, G_OPTION_ARG_NONE, &backup_no_resume,
 	  "Start an unfinished backup over", NULL },
+	{ "all", 0, 0, G_OPTION_ARG_NONE, &backup_all,
+	  "Read every block, also those the bitmaps mark free", NULL },
 	{ NULL }
 };
 
@@ -105,25 +108,23 @@ static int finish(struct kc_ctx *ctx, Progress *pr, const char *what, GError *er
 	return status;
 }
 
-static int open_disk(struct kc_ctx *ctx, bool writable, struct km_image_device **dev)
+/* The whole disk of -i: an image, a block device, or (--simulate) a player. */
+static int open_disk(struct kc_ctx *ctx, bool writable, struct kc_device **dev)
 {
-	char msg[OMFS_ERRMSG_MAX] = "";
-
 	if (!ctx->image)
 		return kc_usage(ctx, "no disk given: use -i IMAGE (a disk image or block device)");
 	if (ctx->offset)
 		return kc_usage(ctx, "--offset: backups are of whole disks");
-	*dev = km_image_device_open(ctx->image, writable, 0, 0, msg, sizeof(msg));
-	if (!*dev)
-		return kc_failf(ctx, "%s", msg[0] ? msg : g_strerror(errno));
-	return KC_EXIT_OK;
+	return kc_device_open(ctx, writable, dev);
 }
 
 static int make_backup(struct kc_ctx *ctx)
 {
-	KmBackupOptions o = { .source = ctx->image, .no_resume = backup_no_resume };
+	KmBackupOptions o = {
+		.source = ctx->image, .no_resume = backup_no_resume, .all_blocks = backup_all,
+	};
 	KmBackupResult res = { 0 };
-	struct km_image_device *dev;
+	struct kc_device *dev;
 	GError *error = NULL;
 	Progress pr = { 0 };
 	int status = open_disk(ctx, false, &dev);
@@ -131,7 +132,7 @@ static int make_backup(struct kc_ctx *ctx)
 	if (status)
 		return status;
 	progress_init(&pr, &o);
-	if (km_backup_create(km_image_device_blockdev(dev), backup_to, &o, &res, &error)) {
+	if (km_backup_create(kc_device_blockdev(dev), backup_to, &o, &res, &error)) {
 		for (guint i = 0; i < res.notes->len; i++)
 			printf("%s: %s\n", backup_to, (char *)res.notes->pdata[i]);
 		printf("%s: backup of %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT
@@ -141,8 +142,8 @@ static int make_backup(struct kc_ctx *ctx)
 		fprintf(stderr, "karmactl: backup: interrupted: run it again to resume\n");
 	}
 	km_backup_result_clear(&res);
-	km_image_device_close(dev);
-	return finish(ctx, &pr, backup_to, error);
+	status = finish(ctx, &pr, backup_to, error);
+	return kc_device_close(ctx, dev, status);
 }
 
 static void print_finding(void *data, enum omfs_fsck_severity sev, const char *msg)
@@ -219,7 +220,7 @@ static int restore_run(struct kc_ctx *ctx)
 {
 	KmBackupOptions o = { 0 };
 	KmRestoreResult res;
-	struct km_image_device *dev;
+	struct kc_device *dev;
 	GError *error = NULL;
 	Progress pr = { 0 };
 	int status;
@@ -230,7 +231,7 @@ static int restore_run(struct kc_ctx *ctx)
 	if (status)
 		return status;
 	progress_init(&pr, &o);
-	if (km_backup_restore(restore_from, km_image_device_blockdev(dev), restore_force, &o, &res,
+	if (km_backup_restore(restore_from, kc_device_blockdev(dev), restore_force, &o, &res,
 			      &error))
 		printf("%s: restored onto %s: %" G_GUINT64_FORMAT " bytes checked, %"
 		       G_GUINT64_FORMAT " written\n", restore_from, ctx->image, res.checked,
@@ -238,9 +239,8 @@ static int restore_run(struct kc_ctx *ctx)
 	else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		fprintf(stderr, "karmactl: restore: interrupted: %s is incomplete until a "
 			"restore finishes\n", ctx->image);
-	if (km_image_device_close(dev) < 0 && !error)
-		g_set_error(&error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: closing failed", ctx->image);
-	return finish(ctx, &pr, restore_from, error);
+	status = finish(ctx, &pr, restore_from, error);
+	return kc_device_close(ctx, dev, status);
 }
 
 const struct kc_command kc_cmd_backup = {

@@ -51,7 +51,7 @@ static void plan_volume(GArray *plan, const struct omfs_blockdev *disk, guint64 
 	add_range(plan, end, base + length - end);
 }
 
-GArray *km_backup_plan(const struct omfs_blockdev *disk, GPtrArray *notes)
+GArray *km_backup_plan(const struct omfs_blockdev *disk, gboolean all, GPtrArray *notes)
 {
 	GArray *plan = g_array_new(FALSE, FALSE, sizeof(KmByteRange));
 	guint64 size = disk->size(disk->ctx), pos = 0;
@@ -60,6 +60,10 @@ GArray *km_backup_plan(const struct omfs_blockdev *disk, GPtrArray *notes)
 	unsigned i;
 	int err;
 
+	if (all) {
+		add_range(plan, 0, size);
+		return plan;
+	}
 	err = km_karma_label_read(disk, &label, msg, sizeof(msg));
 	if (err == -ENOENT) {
 		plan_volume(plan, disk, 0, size, "the volume", notes);

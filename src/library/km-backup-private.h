@@ -16,8 +16,8 @@ typedef struct {
 	guint64 length;
 } KmByteRange;
 
-/* The ranges to read, in ascending order, adjacent ones merged. */
-GArray *km_backup_plan(const struct omfs_blockdev *disk, GPtrArray *notes);
+/* The ranges to read, in ascending order, adjacent ones merged (all: the whole disk). */
+GArray *km_backup_plan(const struct omfs_blockdev *disk, gboolean all, GPtrArray *notes);
 guint64 km_backup_plan_bytes(const GArray *plan);
 
 /* path + suffix (".sha256", ".info", ".partial"); free with g_free. */

@@ -233,7 +233,7 @@ static gboolean write_side_files(Backup *b, guint64 size, GError **error)
 static gboolean run_backup(Backup *b, GError **error)
 {
 	guint64 size = b->disk->size(b->disk->ctx);
-	GArray *plan = km_backup_plan(b->disk, b->result->notes);
+	GArray *plan = km_backup_plan(b->disk, b->options->all_blocks, b->result->notes);
 	gboolean ok;
 	guint i;
 

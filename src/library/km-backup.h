@@ -40,6 +40,8 @@ typedef struct {
 	GCancellable *cancellable;
 	/* Resume an unfinished backup of the same disk, if there is one (default: yes). */
 	gboolean no_resume;
+	/* Read every block, free ones too (when the bitmaps themselves are in doubt). */
+	gboolean all_blocks;
 } KmBackupOptions;
 
 typedef struct {

@@ -21,6 +21,12 @@ same "the backup lists the same tracks" "$(k -i "$DISK" tracks --json)" "$(k -i 
 fails 1 "a second backup to the same file is refused" k -i "$DISK" backup --to "$W/b.img"
 fails 2 "backup needs --to or --verify" k -i "$DISK" backup
 
+# through the simulated Karma: the whole USB protocol stack, the same bytes
+check "backup --simulate (over the simulated player)" k --simulate -i "$DISK" backup --to "$W/sim.img"
+same "...has the same checksum" "$(cut -d' ' -f1 "$W/b.img.sha256")" "$(cut -d' ' -f1 "$W/sim.img.sha256")"
+check "backup --all reads every block" k -i "$DISK" backup --all --to "$W/all.img"
+check "...and is a good backup too" k backup --verify "$W/all.img"
+
 # restore onto a disk that changed since: it comes back as it was
 check "a disk with other content" k mkkarma "$W/other.img" --size 96M --demo 5
 check "restore --from onto it" k -i "$W/other.img" restore --from "$W/b.img"
@@ -29,6 +35,9 @@ check "and verifies clean" k -i "$W/other.img" verify
 check "and fscks clean" k -i "$W/other.img" --offset 16M fsck
 same "the label and system partition are the same bytes" \
 	"$(head -c 16M "$DISK" | sha256sum)" "$(head -c 16M "$W/other.img" | sha256sum)"
+check "restore --simulate onto a changed disk" k mkkarma "$W/other2.img" --size 96M --demo 2
+check "...through the simulated player" k --simulate -i "$W/other2.img" restore --from "$W/sim.img"
+same "...lists the backed-up tracks" "$(k -i "$DISK" tracks --json)" "$(k -i "$W/other2.img" tracks --json)"
 check "restoring again writes nothing" sh -c \
 	"'$KARMACTL' -i '$W/other.img' restore --from '$W/b.img' | grep -q ' 0 written'"
 
