@@ -353,7 +353,7 @@ static bool parse_byte(const char **s, uint8_t *out)
 	unsigned v = 0;
 	int digits = 0;
 
-	while (**s >= '0' && **s <= '9' && digits < 4) {
+	while (**s >= '0' && **s <= '9' && digits < 3) {
 		v = v * 10 + (unsigned)(**s - '0');
 		(*s)++;
 		digits++;
