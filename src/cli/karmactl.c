@@ -18,6 +18,7 @@ static const struct kc_command *const commands[] = {
 
 static char *opt_image;
 static char *opt_offset;
+static gboolean opt_simulate;
 
 /* Given twice (before and after the command), the last one counts. */
 static gboolean set_global_option(const char *name, const char *value, gpointer data,
@@ -36,6 +37,8 @@ static const GOptionEntry global_options[] = {
 	  "The volume: an image file or a block device", "IMAGE" },
 	{ "offset", 0, 0, G_OPTION_ARG_CALLBACK, set_global_option,
 	  "The volume starts this far into IMAGE (K, M, G suffixes)", "BYTES" },
+	{ "simulate", 0, 0, G_OPTION_ARG_NONE, &opt_simulate,
+	  "Reach IMAGE as a player over USB, through the simulated Karma", NULL },
 	{ NULL }
 };
 
@@ -134,6 +137,7 @@ out:
 static int apply_global_options(struct kc_ctx *ctx)
 {
 	ctx->image = opt_image;
+	ctx->simulate = opt_simulate;
 	if (opt_offset && !kc_parse_size(opt_offset, &ctx->offset))
 		return kc_usage(ctx, "--offset: not a size: '%s'", opt_offset);
 	return KC_EXIT_OK;
