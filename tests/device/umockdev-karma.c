@@ -161,7 +161,15 @@ static int clear_halt(struct km_umockdev_karma *k, UMockdevIoctlClient *client)
 		k->counts.clear_halt_out++;
 	else
 		k->counts.clear_halt_in++;
-	return k->device->ops->clear_halt(k->device, (uint8_t)ep) ? EIO : 0;
+	switch (k->device->ops->clear_halt(k->device, (uint8_t)ep)) {
+	case 0:
+		return 0;
+	case -ENODEV:
+		k->unplugged = true;
+		return ENODEV;
+	default:
+		return EIO;
+	}
 }
 
 static int get_capabilities(UMockdevIoctlClient *client)
