@@ -333,8 +333,8 @@ int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **o
 	if (!dev) {
 		usb_teardown(u, false);
 		if (bus)
-			return usb_fail(-ENODEV, msg, msglen, "no Rio Karma at USB bus %u device %u",
-					bus, address);
+			return usb_fail(-ENODEV, msg, msglen,
+					"no Rio Karma at USB bus %u device %u", bus, address);
 		return usb_fail(-ENODEV, msg, msglen, "no Rio Karma connected");
 	}
 	err = open_device(u, dev, msg, msglen);

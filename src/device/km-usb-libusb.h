@@ -14,6 +14,14 @@
 
 #include "km-usb-transport.h"
 
+/*
+ * The udev rule that lets the desktop user open the player (uaccess); it
+ * must sort after 60 and before 73-seat-late.rules: 70-rio-karma.rules.
+ */
+#define KM_USB_UDEV_RULE                                                                      \
+	"SUBSYSTEM==\"usb\", ENV{DEVTYPE}==\"usb_device\", ATTR{idVendor}==\"045a\", "       \
+	"ATTR{idProduct}==\"5210\", TAG+=\"uaccess\""
+
 #define KM_USB_MAX_PORTS 7	/* a USB tree is at most 7 levels deep */
 
 /* One connected player, as km_usb_libusb_list() sees it. */
@@ -42,7 +50,7 @@ int km_usb_libusb_list(struct km_usb_karma_info *out, size_t max, char *msg, siz
 int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **out, char *msg,
 		       size_t msglen);
 
-/* Parses "BUS:ADDR" (decimal, 1..255 each). Returns false when malformed. */
+/* Parses "BUS:ADDR" (decimal, 1..255, up to 3 digits each). False when malformed. */
 bool km_usb_libusb_parse_location(const char *s, uint8_t *bus, uint8_t *address);
 
 /* The libusb error code as the negative errno of km-usb-transport.h. */

@@ -432,7 +432,8 @@ static void test_parse_location(void)
 	g_assert_cmpuint(addr, ==, 17);
 	g_assert_true(km_usb_libusb_parse_location("255:255", &bus, &addr));
 	g_assert_cmpuint(bus, ==, 255);
-	g_assert_true(km_usb_libusb_parse_location("001:002", &bus, &addr));	/* as lsusb prints */
+	/* as lsusb prints them */
+	g_assert_true(km_usb_libusb_parse_location("001:002", &bus, &addr));
 	g_assert_cmpuint(bus, ==, 1);
 	g_assert_cmpuint(addr, ==, 2);
 	static const char *const bad[] = { "", "3", "3:", ":3", "0:1", "1:0", "256:1", "1:256",

@@ -32,6 +32,7 @@ static char *karma_record(const struct km_umockdev_karma *k)
 {
 	GString *hex = g_string_new(NULL);
 	unsigned bus = k->opts.bus, addr = k->opts.address;
+	unsigned minor = (bus - 1) * 128 + addr - 1;	/* as the kernel numbers usb_device */
 	char *record;
 
 	for (size_t i = 0; i < sizeof(karma_descriptors); i++)
@@ -46,8 +47,8 @@ static char *karma_record(const struct km_umockdev_karma *k)
 		"A: manufacturer=Rio\\n\nA: product=Rio Karma\\n\nA: serial=%s\\n\n"
 		"A: bConfigurationValue=1\\n\nA: bNumInterfaces= 1\\n\nA: dev=189:%u\\n\n"
 		"H: descriptors=%s\n\n",
-		k->syspath + strlen("/sys"), bus, addr, k->node, bus, addr, (bus - 1) * 128 + addr - 1, bus, addr,
-		k->opts.serial, (bus - 1) * 128 + addr - 1, hex->str);
+		k->syspath + strlen("/sys"), bus, addr, k->node, bus, addr, minor, bus, addr,
+		k->opts.serial, minor, hex->str);
 	g_string_free(hex, TRUE);
 	return record;
 }
