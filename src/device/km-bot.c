@@ -11,21 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "km-bytes.h"
 #include "km-riop.h"
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 void km_bot_init(struct km_bot *b, struct km_usb_transport *t)
 {
@@ -67,9 +54,9 @@ static int send_cbw(struct km_bot *b, const struct km_bot_command *c, const char
 	size_t done = 0;
 	int err;
 
-	put_le32(cbw, KM_BOT_CBW_SIGNATURE);
-	put_le32(cbw + 4, b->tag);
-	put_le32(cbw + 8, c->dir == KM_BOT_NONE ? 0 : c->len);
+	km_put_le32(cbw, KM_BOT_CBW_SIGNATURE);
+	km_put_le32(cbw + 4, b->tag);
+	km_put_le32(cbw + 8, c->dir == KM_BOT_NONE ? 0 : c->len);
 	cbw[12] = c->dir == KM_BOT_IN ? KM_BOT_FLAG_IN : 0;
 	cbw[13] = 0;	/* LUN */
 	cbw[14] = c->cdb_len;
@@ -143,7 +130,7 @@ static int read_csw(struct km_bot *b, uint8_t csw[KM_BOT_CSW_LEN], unsigned time
 static int check_csw(const struct km_bot *b, struct km_bot_command *c, const uint8_t *csw,
 		     const char *name, char *msg, size_t msglen)
 {
-	uint32_t sig = get_le32(csw), tag = get_le32(csw + 4), residue = get_le32(csw + 8);
+	uint32_t sig = km_get_le32(csw), tag = km_get_le32(csw + 4), residue = km_get_le32(csw + 8);
 	uint32_t expected = c->dir == KM_BOT_NONE ? 0 : c->len;
 
 	if (sig != KM_BOT_CSW_SIGNATURE) {

@@ -64,7 +64,9 @@ static int recover(struct km_karma_usb *k)
 	int err;
 
 	err = km_bot_reset_recovery(&k->scsi.bot, msg, sizeof(msg));
-	if (err != -ENODEV && wait_ready(k, msg, sizeof(msg)) != 0)
+	if (err != -ENODEV)
+		err = wait_ready(k, msg, sizeof(msg));
+	if (err && err != -ENODEV)
 		err = enter_storage(k, msg, sizeof(msg));
 	if (err == -ENODEV)
 		k->gone = true;

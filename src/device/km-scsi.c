@@ -9,21 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "km-bytes.h"
+
 #define SCSI_TIMEOUT_MS 5000
 #define SCSI_DATA_TIMEOUT_MS 20000	/* a full request at USB 1.1 speed, with margin */
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 void km_scsi_init(struct km_scsi *s, struct km_usb_transport *t)
 {
@@ -201,8 +190,8 @@ int km_scsi_read_capacity(struct km_scsi *s, uint64_t *sectors, char *msg, size_
 			 KM_SCSI_CAPACITY_LEN);
 		return -EPROTO;
 	}
-	last = get_be32(buf);
-	block = get_be32(buf + 4);
+	last = km_get_be32(buf);
+	block = km_get_be32(buf + 4);
 	if (block != KM_SCSI_SECTOR) {
 		snprintf(msg, msglen, "READ CAPACITY(10): sectors of %u bytes, not %u", block,
 			 KM_SCSI_SECTOR);
@@ -221,7 +210,7 @@ static void rw10_cdb(uint8_t cdb[10], uint8_t op, uint32_t lba, uint16_t count)
 {
 	memset(cdb, 0, 10);
 	cdb[0] = op;
-	put_be32(cdb + 2, lba);
+	km_put_be32(cdb + 2, lba);
 	cdb[7] = (uint8_t)(count >> 8);
 	cdb[8] = (uint8_t)count;
 }

@@ -10,34 +10,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include "km-bytes.h"
 #include "km-bot.h"
 #include "km-scsi.h"
 
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static bool take(unsigned *counter)
-{
-	if (*counter == 0)
-		return false;
-	(*counter)--;
-	return true;
-}
-
 static bool cbw_valid(const uint8_t *cbw, size_t len)
 {
-	return len == KM_BOT_CBW_LEN && get_le32(cbw) == KM_BOT_CBW_SIGNATURE &&
+	return len == KM_BOT_CBW_LEN && km_get_le32(cbw) == KM_BOT_CBW_SIGNATURE &&
 	       cbw[13] == 0 && cbw[14] >= 1 && cbw[14] <= KM_BOT_CDB_MAX;
 }
 
@@ -61,8 +40,8 @@ static int take_cbw(struct km_sim_karma *sim, const uint8_t *cbw, size_t len, si
 		return 0;
 	}
 	sim_spend_ns(sim, (uint64_t)sim->opts.command_us * 1000u);
-	sim->tag = get_le32(cbw + 4);
-	sim->expected = get_le32(cbw + 8);
+	sim->tag = km_get_le32(cbw + 4);
+	sim->expected = km_get_le32(cbw + 8);
 	sim->dir_in = cbw[12] & KM_BOT_FLAG_IN;
 	memset(sim->cdb, 0, sizeof(sim->cdb));
 	memcpy(sim->cdb, cbw + 15, cbw[14]);
@@ -116,7 +95,7 @@ void sim_bot_abort_data(struct km_sim_karma *sim)
 static int send_data(struct km_sim_karma *sim, uint8_t *buf, size_t len, size_t *done)
 {
 	size_t n = sim->data_len - sim->data_pos;
-	bool cut = take(&sim->faults.short_transfers);
+	bool cut = sim_take(&sim->faults.short_transfers);
 
 	if (n > len)
 		n = len;
@@ -126,7 +105,7 @@ static int send_data(struct km_sim_karma *sim, uint8_t *buf, size_t len, size_t 
 	sim->data_pos += n;
 	sim_spend_bytes(sim, n);
 	*done = n;
-	if (take(&sim->faults.oversized_replies)) {
+	if (sim_take(&sim->faults.oversized_replies)) {
 		/* babble: the host's buffer is full and the device had more */
 		*done = len;
 		sim->phase = SIM_CSW;
@@ -147,15 +126,15 @@ static int send_csw(struct km_sim_karma *sim, uint8_t *buf, size_t len, size_t *
 	struct km_sim_karma_faults *f = &sim->faults;
 	uint8_t csw[KM_BOT_CSW_LEN];
 
-	put_le32(csw, take(&f->bad_signature_csws) ? 0x50534952u : KM_BOT_CSW_SIGNATURE);
-	put_le32(csw + 4, take(&f->bad_tag_csws) ? sim->tag ^ 0x5A5A : sim->tag);
-	put_le32(csw + 8, take(&f->bad_residue_csws) ? sim->expected + 512 : sim->residue);
+	km_put_le32(csw, sim_take(&f->bad_signature_csws) ? 0x50534952u : KM_BOT_CSW_SIGNATURE);
+	km_put_le32(csw + 4, sim_take(&f->bad_tag_csws) ? sim->tag ^ 0x5A5A : sim->tag);
+	km_put_le32(csw + 8, sim_take(&f->bad_residue_csws) ? sim->expected + 512 : sim->residue);
 	csw[12] = sim->status;
 	sim->phase = SIM_IDLE;
 	*done = len < KM_BOT_CSW_LEN ? len : KM_BOT_CSW_LEN;
 	memcpy(buf, csw, *done);
 	/* a babbling device sends more than the 13 bytes the host asked for */
-	return take(&f->oversized_replies) || len < KM_BOT_CSW_LEN ? -EOVERFLOW : 0;
+	return sim_take(&f->oversized_replies) || len < KM_BOT_CSW_LEN ? -EOVERFLOW : 0;
 }
 
 int sim_bot_in(struct km_sim_karma *sim, uint8_t *buf, size_t len, size_t *done)

@@ -37,15 +37,6 @@ void sim_spend_bytes(struct km_sim_karma *sim, size_t bytes)
 	sim_spend_ns(sim, (uint64_t)bytes * 1000000000u / sim->opts.bytes_per_s);
 }
 
-/* Takes one from a fault counter; true when the fault strikes now. */
-static bool take(unsigned *counter)
-{
-	if (*counter == 0)
-		return false;
-	(*counter)--;
-	return true;
-}
-
 /* What any transfer may meet before it reaches the device logic. */
 static int transfer_faults(struct km_sim_karma *sim, bool in, unsigned timeout_ms)
 {
@@ -53,13 +44,15 @@ static int transfer_faults(struct km_sim_karma *sim, bool in, unsigned timeout_m
 
 	if (sim->faults.unplugged)
 		return -ENODEV;
-	if (take(&sim->faults.timeouts)) {
+	if (sim_take(&sim->faults.timeouts)) {
 		sim_spend_ns(sim, (uint64_t)timeout_ms * 1000000u);
 		return -ETIMEDOUT;
 	}
 	if (sim->needs_reset || *halted)
 		return -EPIPE;
-	if (take(&sim->faults.stall_transfers)) {
+	if (sim_take(&sim->faults.stall_transfers) ||
+	    ((sim->phase == SIM_DATA_IN || sim->phase == SIM_DATA_OUT) &&
+	     sim_take(&sim->faults.stall_data_phases))) {
 		*halted = true;
 		sim_bot_abort_data(sim);
 		return -EPIPE;
@@ -110,7 +103,7 @@ static void riop_packet(struct km_sim_karma *sim, const uint8_t *pkt)
 		sim->riop_cmd = pkt[5];
 		sim->riop_seq = pkt[6];
 		sim->riop_polls_left = sim->opts.riop_polls;
-		rep[0] = take(&sim->faults.bad_acks) ? 0x0F : KM_RIOP_ACK;
+		rep[0] = sim_take(&sim->faults.bad_acks) ? 0x0F : KM_RIOP_ACK;
 		return;
 	}
 	if (pkt[4] != KM_RIOP_POLL)
@@ -123,7 +116,7 @@ static void riop_packet(struct km_sim_karma *sim, const uint8_t *pkt)
 		rep[KM_RIOP_SEQ_ECHO] = (uint8_t)(pkt[6] + 1);
 		return;
 	}
-	if (sim->riop_busy && take(&sim->riop_polls_left))
+	if (sim->riop_busy && sim_take(&sim->riop_polls_left))
 		return;		/* busy: byte 5 stays 0, never a sequence number */
 	if (sim->riop_busy)
 		riop_complete(sim);

@@ -28,6 +28,7 @@ enum km_sim_mode { KM_SIM_NORMAL, KM_SIM_STORAGE, KM_SIM_LEFT };
 /* Misbehaviour, armed in the options or at any time through km_sim_karma_faults(). */
 struct km_sim_karma_faults {
 	unsigned stall_transfers;	/* the next N bulk transfers stall their pipe */
+	unsigned stall_data_phases;	/* the next N data phases stall (the CSW then says failed) */
 	unsigned short_transfers;	/* the next N data-in phases send half the data */
 	unsigned oversized_replies;	/* the next N bulk-in transfers babble (more than asked) */
 	unsigned timeouts;		/* the next N bulk transfers time out */

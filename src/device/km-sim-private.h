@@ -50,6 +50,15 @@ struct km_sim_karma {
 	unsigned riop_polls_left;
 };
 
+/* Takes one from a fault counter; true when the fault strikes now. */
+static inline bool sim_take(unsigned *counter)
+{
+	if (*counter == 0)
+		return false;
+	(*counter)--;
+	return true;
+}
+
 /* km-sim-karma.c: the clock */
 void sim_spend_ns(struct km_sim_karma *sim, uint64_t ns);
 void sim_spend_bytes(struct km_sim_karma *sim, size_t bytes);

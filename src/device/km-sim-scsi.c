@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "km-bytes.h"
 #include "km-bot.h"
 #include "km-scsi.h"
 
@@ -42,19 +43,6 @@ static bool reserve(struct km_sim_karma *sim, size_t len)
 	sim->buf = p;
 	sim->buf_cap = len;
 	return true;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
 }
 
 /* Medium commands wait for storage mode and for the disk to be ready. */
@@ -107,15 +95,15 @@ static size_t read_capacity(struct km_sim_karma *sim)
 
 	if (!medium_ready(sim))
 		return 0;
-	put_be32(sim->buf, f->fake_capacity ? f->fake_last_lba : (uint32_t)(sim->sectors - 1));
-	put_be32(sim->buf + 4, f->fake_capacity ? f->fake_block_len : KM_SCSI_SECTOR);
+	km_put_be32(sim->buf, f->fake_capacity ? f->fake_last_lba : (uint32_t)(sim->sectors - 1));
+	km_put_be32(sim->buf + 4, f->fake_capacity ? f->fake_block_len : KM_SCSI_SECTOR);
 	return f->short_capacity ? 4 : KM_SCSI_CAPACITY_LEN;
 }
 
 /* READ(10) and WRITE(10): in range, and with a transfer the model can hold. */
 static bool rw_range(struct km_sim_karma *sim, uint64_t *off, size_t *len)
 {
-	uint32_t lba = get_be32(sim->cdb + 2);
+	uint32_t lba = km_get_be32(sim->cdb + 2);
 	uint32_t count = (uint32_t)sim->cdb[7] << 8 | sim->cdb[8];
 
 	if (!medium_ready(sim))

@@ -81,6 +81,14 @@ static void test_stalls(struct fixture *f, gconstpointer opts)
 	}
 }
 
+static void test_data_phase_stalls(struct fixture *f, gconstpointer opts)
+{
+	(void)opts;
+	f->faults->stall_data_phases = 2;
+	assert_recovers(f);
+	g_assert_cmpuint(f->faults->stall_data_phases, ==, 0);
+}
+
 static void test_short_transfers(struct fixture *f, gconstpointer opts)
 {
 	(void)opts;
@@ -140,7 +148,7 @@ static void test_drop_out(struct fixture *f, gconstpointer opts)
 static void test_lasting_faults(struct fixture *f, gconstpointer opts)
 {
 	unsigned *const switches[] = {
-		&f->faults->stall_transfers, &f->faults->timeouts, &f->faults->bad_tag_csws,
+		&f->faults->stall_transfers, &f->faults->stall_data_phases, &f->faults->timeouts, &f->faults->bad_tag_csws,
 		&f->faults->bad_signature_csws, &f->faults->bad_residue_csws,
 		&f->faults->short_transfers, &f->faults->oversized_replies,
 	};
@@ -219,6 +227,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	ADD("/usb-faults/stalls", test_stalls, NULL);
+	ADD("/usb-faults/data-phase-stalls", test_data_phase_stalls, NULL);
 	ADD("/usb-faults/short-transfers", test_short_transfers, NULL);
 	ADD("/usb-faults/oversized-replies", test_oversized_replies, NULL);
 	ADD("/usb-faults/timeouts", test_timeouts, NULL);

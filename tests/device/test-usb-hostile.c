@@ -166,6 +166,37 @@ static void test_sense_sentences(void)
 }
 
 /*
+ * A stalled data phase: the host clears the halt and still reads the CSW,
+ * which says the command failed; no reset recovery is needed.
+ */
+static void test_data_phase_stall(void)
+{
+	g_autofree char *path = dt_image(DT_IMAGE_SIZE, 25);
+	struct km_scsi s;
+	struct km_sim_karma *sim = storage_sim(&s, path);
+	struct km_usb_transport *t = km_sim_karma_transport(sim);
+	struct km_sim_karma_stats before, after;
+	guint8 buf[4096] = { 0 };
+	char msg[256];
+	int write;
+
+	for (write = 0; write < 2; write++) {
+		km_sim_karma_get_stats(sim, &before);
+		km_sim_karma_faults(sim)->stall_data_phases = 1;
+		if (write)
+			g_assert_cmpint(km_scsi_write10(&s, 8, 8, buf, msg, sizeof(msg)), ==, -EIO);
+		else
+			g_assert_cmpint(km_scsi_read10(&s, 8, 8, buf, msg, sizeof(msg)), ==, -EIO);
+		dt_assert_msg(msg, "ABORTED COMMAND");
+		km_sim_karma_get_stats(sim, &after);
+		g_assert_cmpuint(after.resets, ==, before.resets);
+		g_assert_cmpuint(after.clear_halts, ==, before.clear_halts + 1);
+		g_assert_cmpint(km_scsi_read10(&s, 8, 8, buf, msg, sizeof(msg)), ==, 0);
+	}
+	t->ops->close(t);
+}
+
+/*
  * A "player" that answers most transfers plausibly (an ack or an echo to
  * RIOP, data and a CSW with the right tag to a CBW) with random status,
  * residue and data, and the rest with random lengths of random bytes and
@@ -340,6 +371,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/usb-hostile/invalid-cbw", test_invalid_cbw);
 	g_test_add_func("/usb-hostile/normal-mode-stalls", test_normal_mode_stalls);
 	g_test_add_func("/usb-hostile/sense-sentences", test_sense_sentences);
+	g_test_add_func("/usb-hostile/data-phase-stall", test_data_phase_stall);
 	g_test_add_func("/usb-hostile/random-player", test_random_player);
 	return g_test_run();
 }
