@@ -210,7 +210,7 @@ static int fsck_run(struct kc_ctx *ctx)
 	int code;
 
 	if (!ctx->image)
-		return kc_usage(ctx, "no volume given: use -i IMAGE");
+		return kc_usage(ctx, "no volume given: use -i IMAGE or --usb");
 	if (kc_device_open(ctx, fsck_repair, &dev))
 		return OMFS_FSCK_OPERATIONAL;
 	code = omfs_fsck(kc_device_blockdev(dev), &opts, &res);

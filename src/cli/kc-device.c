@@ -3,7 +3,8 @@
  * kc-device.c - the storage under a command's volume: the image file of -i
  * itself, or, with --simulate, the same image behind the simulated Karma,
  * reached through the whole USB protocol stack (RIOP, Bulk-Only Transport,
- * SCSI) as a real player would be.
+ * SCSI) as a real player would be; with --usb, the real player through
+ * libusb and that same stack.
  */
 #include "kc.h"
 
@@ -17,6 +18,8 @@
 #include "km-karma-label.h"
 #include "km-karma-usb.h"
 #include "km-sim-karma.h"
+#include "km-udev-rule.h"
+#include "km-usb-libusb.h"
 
 struct kc_device {
 	struct km_image_device *img;		/* without --simulate */
@@ -43,6 +46,26 @@ static void apply_max_request(struct kc_device *d)
 		km_karma_usb_set_max_request(d->usb, (size_t)bytes);
 }
 
+/* The protocol over transport t (which it takes), then --offset's window. */
+static int open_karma(struct kc_ctx *ctx, struct km_usb_transport *t, struct kc_device *d)
+{
+	char msg[OMFS_ERRMSG_MAX] = "";
+
+	d->usb = km_karma_usb_open(t, msg, sizeof(msg));
+	if (!d->usb)
+		return kc_failf(ctx, "%s: %s%s", ctx->image,
+				ctx->simulate ? "simulated Karma: " : "", msg);
+	apply_max_request(d);
+	d->bdev = km_karma_usb_blockdev(d->usb);
+	if (!ctx->offset)
+		return KC_EXIT_OK;
+	d->win = km_window_device_open(d->bdev, ctx->offset, 0, msg, sizeof(msg));
+	if (!d->win)
+		return kc_failf(ctx, "%s: %s", ctx->image, msg);
+	d->bdev = km_window_device_blockdev(d->win);
+	return KC_EXIT_OK;
+}
+
 static int open_simulated(struct kc_ctx *ctx, bool writable, struct kc_device *d)
 {
 	struct km_sim_karma_options opts = {
@@ -55,18 +78,23 @@ static int open_simulated(struct kc_ctx *ctx, bool writable, struct kc_device *d
 
 	if (!sim)
 		return kc_failf(ctx, "%s", msg);
-	d->usb = km_karma_usb_open(km_sim_karma_transport(sim), msg, sizeof(msg));
-	if (!d->usb)
-		return kc_failf(ctx, "%s: simulated Karma: %s", ctx->image, msg);
-	apply_max_request(d);
-	d->bdev = km_karma_usb_blockdev(d->usb);
-	if (!ctx->offset)
-		return KC_EXIT_OK;
-	d->win = km_window_device_open(d->bdev, ctx->offset, 0, msg, sizeof(msg));
-	if (!d->win)
-		return kc_failf(ctx, "%s: %s", ctx->image, msg);
-	d->bdev = km_window_device_blockdev(d->win);
-	return KC_EXIT_OK;
+	return open_karma(ctx, km_sim_karma_transport(sim), d);
+}
+
+/* The real player through libusb; no permission comes with the fix. */
+static int open_usb(struct kc_ctx *ctx, struct kc_device *d)
+{
+	struct km_usb_transport *t;
+	char msg[OMFS_ERRMSG_MAX] = "";
+	int err = km_usb_libusb_open(ctx->usb_bus, ctx->usb_address, &t, msg, sizeof(msg));
+
+	if (err == -EACCES)
+		return kc_failf(ctx, "%s.\nSave this udev rule as " KM_UDEV_RULE_FILE
+				" and install it with\n  " KM_UDEV_RULE_INSTALL_COMMAND
+				"\nthen plug the player in again:\n%s", msg, KM_UDEV_RULE);
+	if (err)
+		return kc_failf(ctx, "%s", msg);
+	return open_karma(ctx, t, d);
 }
 
 int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out)
@@ -75,7 +103,9 @@ int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out)
 	char msg[OMFS_ERRMSG_MAX] = "";
 	int status = KC_EXIT_OK;
 
-	if (ctx->simulate) {
+	if (ctx->usb) {
+		status = open_usb(ctx, d);
+	} else if (ctx->simulate) {
 		status = open_simulated(ctx, writable, d);
 	} else {
 		d->img = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg,
@@ -118,7 +148,7 @@ int kc_device_close(struct kc_ctx *ctx, struct kc_device *d, int status)
 	km_window_device_close(d->win);
 	if (d->usb) {
 		err = km_karma_usb_close(d->usb, msg, sizeof(msg));
-		if (kc_stats_wanted())
+		if (kc_stats_wanted() && ctx->simulate)
 			print_sim_stats(&d->sim_stats);
 	} else if (d->img) {
 		err = km_image_device_close(d->img);

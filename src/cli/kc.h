@@ -34,6 +34,9 @@ struct kc_ctx {
 	const char *image;	/* -i IMAGE, or NULL */
 	uint64_t offset;	/* --offset: where the volume starts in the image */
 	bool simulate;		/* --simulate: reach the image through the simulated Karma */
+	bool usb;		/* --usb: the player connected over USB (image is then its name) */
+	uint8_t usb_bus;	/* --usb BUS:ADDR; 0: the first player found */
+	uint8_t usb_address;
 	int argc;		/* positional arguments of the command */
 	char **argv;
 
@@ -105,7 +108,7 @@ const char *kc_path_name(const char *npath);
 /* The last component of a host path, trailing slashes ignored. Free with g_free(). */
 char *kc_host_basename(const char *path);
 
-/* ---- kc-device.c: the storage of -i IMAGE, directly or through the simulated Karma ---- */
+/* ---- kc-device.c: the storage of -i IMAGE (directly or through the simulated Karma) or --usb ---- */
 
 /* Opens ctx->image from ctx->offset on; prints why on failure. */
 int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out);

@@ -35,17 +35,6 @@ struct _KmPlayerInfo {
 
 G_DEFINE_BOXED_TYPE(KmPlayerInfo, km_player_info, km_player_info_ref, km_player_info_unref)
 
-/* Must stay equal to the rule lines of data/70-rio-karma.rules (test-device-monitor checks). */
-static const char udev_rule[] =
-	"SUBSYSTEM==\"usb\", ENV{DEVTYPE}==\"usb_device\", ATTR{idVendor}==\"045a\", "
-	"ATTR{idProduct}==\"5210\", TAG+=\"uaccess\"\n"
-	"SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk|partition\", ENV{ID_VENDOR_ID}==\"045a\", "
-	"ENV{ID_MODEL_ID}==\"5210\", TAG+=\"uaccess\"\n";
-
-static const char install_command[] =
-	"sudo install -m 644 " KM_UDEV_RULE_FILE " /etc/udev/rules.d/" KM_UDEV_RULE_FILE
-	" && sudo udevadm control --reload && sudo udevadm trigger";
-
 KmPlayerInfo *km_player_info_ref(KmPlayerInfo *info)
 {
 	g_atomic_ref_count_inc(&info->ref);
@@ -133,7 +122,7 @@ gboolean km_player_info_equal(const KmPlayerInfo *a, const KmPlayerInfo *b)
 
 const char *km_player_udev_rule(void)
 {
-	return udev_rule;
+	return KM_UDEV_RULE;
 }
 
 char *km_player_access_explain(KmPlayerAccess access)
@@ -155,7 +144,8 @@ char *km_player_access_explain(KmPlayerAccess access)
 					 "as %1$s:\n\n%2$s\nthen run, in the folder where you saved "
 					 "it:\n\n%3$s\n\nIf the player is still not usable, unplug "
 					 "it and plug it in again."),
-				       KM_UDEV_RULE_FILE, udev_rule, install_command);
+				       KM_UDEV_RULE_FILE, KM_UDEV_RULE,
+				       KM_UDEV_RULE_INSTALL_COMMAND);
 	}
 }
 

@@ -14,6 +14,8 @@
 
 #include <gudev/gudev.h>
 
+#include "km-udev-rule.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -22,9 +24,6 @@ typedef enum {
 	KM_PLAYER_ACCESS_NO_NODE,	/* udev has not made a device node (yet) */
 	KM_PLAYER_ACCESS_NOT_KARMA,	/* the node asked about is not a Rio Karma */
 } KmPlayerAccess;
-
-/* The rule file, as data/70-rio-karma.rules installs it. */
-#define KM_UDEV_RULE_FILE "70-rio-karma.rules"
 
 typedef struct _KmPlayerInfo KmPlayerInfo;
 
