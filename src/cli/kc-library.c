@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "km-image-device.h"
 
@@ -86,4 +87,42 @@ int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status)
 			status = kc_failf(ctx, "%s: close: %s", ctx->image, g_strerror(-err));
 	}
 	return status;
+}
+
+/* Where QUERY is looked for. */
+static const char *const query_keys[] = { "title", "artist", "source", "genre" };
+
+bool kc_library_matches(const KmProperties *p, const char *folded_query)
+{
+	size_t i;
+
+	if (!folded_query)
+		return true;
+	for (i = 0; i < G_N_ELEMENTS(query_keys); i++) {
+		const char *v = km_properties_get(p, query_keys[i]);
+		char *folded;
+		bool hit;
+
+		if (!v)
+			continue;
+		folded = g_utf8_casefold(v, -1);
+		hit = strstr(folded, folded_query) != NULL;
+		g_free(folded);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+int kc_parse_fid(const struct kc_ctx *ctx, const char *s, guint32 *fid)
+{
+	guint64 v = 0;
+
+	/* decimal as tracks prints it, or 0x hex as the fids0/ names are */
+	if (!(g_str_has_prefix(s, "0x") ? g_ascii_string_to_unsigned(s + 2, 16, 0, G_MAXUINT32,
+								     &v, NULL) :
+	      g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT32, &v, NULL)))
+		return kc_usage(ctx, "not a fid: '%s'", s);
+	*fid = (guint32)v;
+	return KC_EXIT_OK;
 }

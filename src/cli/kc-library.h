@@ -32,4 +32,9 @@ int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status);
 /* "karmactl: CMD: WHAT: the error's message"; returns KC_EXIT_FAIL. */
 int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *error);
 
+/* Whether QUERY (case-folded; NULL matches all) is in the title, artist, album or genre. */
+bool kc_library_matches(const KmProperties *p, const char *folded_query);
+/* A fid given on the command line: decimal or 0x hex. A usage error otherwise. */
+int kc_parse_fid(const struct kc_ctx *ctx, const char *s, guint32 *fid);
+
 #endif
