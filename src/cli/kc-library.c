@@ -66,11 +66,27 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 	return KC_EXIT_OK;
 }
 
+/* The counters once everything is written back (close's own write-back then finds nothing). */
+static void print_stats(KmLibrary *lib)
+{
+	struct omfs_fs *fs = km_library_get_fs(lib);
+	char extra[64];
+
+	if (!fs)
+		return;
+	if (km_library_is_writable(lib))
+		omfs_sync(fs);
+	g_snprintf(extra, sizeof(extra), " smalldb_writes=%u", km_library_get_smalldb_writes(lib));
+	kc_print_counters(fs, extra);
+}
+
 int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status)
 {
 	GError *error = NULL;
 	int err;
 
+	if (kl->lib && kc_stats_wanted())
+		print_stats(kl->lib);
 	if (kl->lib) {
 		if (!km_library_close(kl->lib, &error)) {
 			if (status == KC_EXIT_OK)

@@ -71,6 +71,9 @@ extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
 extern const struct kc_command kc_cmd_manifest;
 /* kc-karma-cmds.c: the Karma library (kc-library.h) */
 extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
+/* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c, kc-playlist-cmd.c: changing the library */
+extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
+	kc_cmd_playlist;
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 
@@ -108,6 +111,10 @@ int kc_volume_open(struct kc_ctx *ctx, bool writable);
 /* Syncs, prints the counters when KARMACTL_STATS=1, unmounts; returns the final status. */
 int kc_volume_close(struct kc_ctx *ctx, int status);
 void *kc_io_buffer(struct kc_ctx *ctx);
+/* KARMACTL_STATS=1: print the I/O counters on exit. */
+bool kc_stats_wanted(void);
+/* One line of key=value pairs on stderr, for the benchmark scripts; extra is appended. */
+void kc_print_counters(const struct omfs_fs *fs, const char *extra);
 
 /* Looks up a normalized path; -errno on failure (nothing printed). */
 int kc_lookup(struct kc_ctx *ctx, const char *npath, uint64_t *ino, struct omfs_stat *st);
