@@ -130,15 +130,52 @@ bool kc_library_matches(const KmProperties *p, const char *folded_query)
 	return false;
 }
 
-int kc_parse_fid(const struct kc_ctx *ctx, const char *s, guint32 *fid)
+bool kc_fid_from_string(const char *s, guint32 *fid)
 {
 	guint64 v = 0;
+	bool ok;
 
 	/* decimal as tracks prints it, or 0x hex as the fids0/ names are */
-	if (!(g_str_has_prefix(s, "0x") ? g_ascii_string_to_unsigned(s + 2, 16, 0, G_MAXUINT32,
-								     &v, NULL) :
-	      g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT32, &v, NULL)))
-		return kc_usage(ctx, "not a fid: '%s'", s);
+	if (g_str_has_prefix(s, "0x"))
+		ok = g_ascii_string_to_unsigned(s + 2, 16, 0, G_MAXUINT32, &v, NULL);
+	else
+		ok = g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT32, &v, NULL);
 	*fid = (guint32)v;
+	return ok;
+}
+
+int kc_parse_fid(const struct kc_ctx *ctx, const char *s, guint32 *fid)
+{
+	if (!kc_fid_from_string(s, fid))
+		return kc_usage(ctx, "not a fid: '%s'", s);
 	return KC_EXIT_OK;
+}
+
+/* Runs fn in a transaction; commits when it succeeds, rolls back when it fails. */
+static int edit_in_transaction(struct kc_ctx *ctx, KmLibrary *lib, kc_edit_fn fn, void *data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmTransaction) tx = km_library_begin(lib, &error);
+	int status;
+
+	if (!tx)
+		return kc_fail_gerror(ctx, ctx->image, error);
+	status = fn(ctx, tx, data);
+	if (status) {
+		km_transaction_rollback(tx, NULL);
+		return status;
+	}
+	if (!km_transaction_commit(tx, &error))
+		return kc_fail_gerror(ctx, ctx->image, error);
+	return KC_EXIT_OK;
+}
+
+int kc_library_edit(struct kc_ctx *ctx, kc_edit_fn fn, void *data)
+{
+	struct kc_library kl;
+	int status = kc_library_open(ctx, true, false, &kl);
+
+	if (status)
+		return status;
+	return kc_library_close(ctx, &kl, edit_in_transaction(ctx, kl.lib, fn, data));
 }

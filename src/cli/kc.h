@@ -71,7 +71,7 @@ extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
 extern const struct kc_command kc_cmd_manifest;
 /* kc-karma-cmds.c: the Karma library (kc-library.h) */
 extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
-/* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c, kc-playlist-cmd.c: changing the library */
+/* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c (rm-track, tag), kc-playlist-cmd.c */
 extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
 	kc_cmd_playlist;
 
