@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 
 #include "km-image-device.h"
@@ -13,6 +14,16 @@ char *kc_opt_partition;
 int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *error)
 {
 	return kc_failf(ctx, "%s: %s", what, error->message);
+}
+
+/* CPU time: on a shared machine the wall clock also counts the other processes. */
+static gint64 cpu_us(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
 static int parse_partition(struct kc_ctx *ctx, guint *partition)
@@ -42,6 +53,7 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 	KmLibraryOptions opts = { .writable = writable, .scan = scan };
 	char msg[OMFS_ERRMSG_MAX] = "";
 	GError *error = NULL;
+	gint64 start, start_cpu;
 	int status;
 
 	kl->dev = NULL;
@@ -54,7 +66,11 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 	kl->dev = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg, sizeof(msg));
 	if (!kl->dev)
 		return kc_failf(ctx, "%s", msg[0] ? msg : g_strerror(errno));
+	start = g_get_monotonic_time();
+	start_cpu = cpu_us();
 	kl->lib = km_library_open(km_image_device_blockdev(kl->dev), &opts, &error);
+	kl->open_us = g_get_monotonic_time() - start;
+	kl->open_cpu_us = cpu_us() - start_cpu;
 	if (!kl->lib) {
 		status = kc_fail_gerror(ctx, ctx->image, error);
 		g_error_free(error);
@@ -67,16 +83,19 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 }
 
 /* The counters once everything is written back (close's own write-back then finds nothing). */
-static void print_stats(KmLibrary *lib)
+static void print_stats(const struct kc_library *kl)
 {
+	KmLibrary *lib = kl->lib;
 	struct omfs_fs *fs = km_library_get_fs(lib);
-	char extra[64];
+	char extra[128];
 
 	if (!fs)
 		return;
 	if (km_library_is_writable(lib))
 		omfs_sync(fs);
-	g_snprintf(extra, sizeof(extra), " smalldb_writes=%u", km_library_get_smalldb_writes(lib));
+	g_snprintf(extra, sizeof(extra), " smalldb_writes=%u library_open_us=%" G_GINT64_FORMAT
+		   " library_open_cpu_us=%" G_GINT64_FORMAT, km_library_get_smalldb_writes(lib),
+		   kl->open_us, kl->open_cpu_us);
 	kc_print_counters(fs, extra);
 }
 
@@ -86,7 +105,7 @@ int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status)
 	int err;
 
 	if (kl->lib && kc_stats_wanted())
-		print_stats(kl->lib);
+		print_stats(kl);
 	if (kl->lib) {
 		if (!km_library_close(kl->lib, &error)) {
 			if (status == KC_EXIT_OK)

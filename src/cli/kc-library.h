@@ -14,6 +14,8 @@
 struct kc_library {
 	struct km_image_device *dev;
 	KmLibrary *lib;
+	/* how long km_library_open() took (KARMACTL_STATS): wall clock, and CPU time */
+	gint64 open_us, open_cpu_us;
 };
 
 /* --partition N, shared by the commands that open a library. */
