@@ -34,6 +34,8 @@ PKGS=(
     libgtk-4-dev libadwaita-1-dev xvfb xauth
     # translations and desktop integration checks
     gettext desktop-file-utils appstream appstream-util
+    # karmactl's man page (docs/karmactl.1): mandoc -Tlint checks it in the tests
+    mandoc
 )
 
 

@@ -272,8 +272,8 @@ static int playlist_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_playlist = {
-	.name = "playlist", .args = "list|show|create|rename|delete|add|remove|move ...",
-	.summary = "List, show and change playlists (see the man page for each form)",
+	.name = "playlist", .args = "SUBCOMMAND ...",
+	.summary = "Playlists: list, show, create, rename, delete, add, remove, move",
 	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = playlist_run,
 };
