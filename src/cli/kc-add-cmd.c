@@ -81,7 +81,8 @@ static void on_sigint(int sig)
 
 static void catch_sigint(struct sigaction *old)
 {
-	struct sigaction sa = { .sa_handler = on_sigint };
+	/* SA_RESTART: a read or write of the image must not fail with EINTR */
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;

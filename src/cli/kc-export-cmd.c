@@ -137,10 +137,12 @@ static int export_all(struct export_job *job)
 	guint64 total = 0, size;
 	int status = KC_EXIT_OK;
 
-	for (guint i = 0; i < job->objects->len; i++)
-		if (km_library_get_data_size(job->lib, km_properties_get_fid(job->objects->pdata[i]),
-					     &size, NULL))
+	for (guint i = 0; i < job->objects->len; i++) {
+		guint32 fid = km_properties_get_fid(job->objects->pdata[i]);
+
+		if (km_library_get_data_size(job->lib, fid, &size, NULL))
 			total += size;
+	}
 	kc_progress_init(&job->progress, export_progress, job->objects->len, total);
 	for (guint i = 0; i < job->objects->len && !status; i++)
 		status = export_one(job, job->objects->pdata[i]);

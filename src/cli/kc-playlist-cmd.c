@@ -48,7 +48,8 @@ static int find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, gu
 	if (found == 1)
 		return KC_EXIT_OK;
 	if (found)
-		return kc_failf(ctx, "%u playlists are named '%s': give the fid of one", found, arg);
+		return kc_failf(ctx, "%u playlists are named '%s': give the fid of one", found,
+				arg);
 	return kc_failf(ctx, "no playlist named '%s'", arg);
 }
 

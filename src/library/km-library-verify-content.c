@@ -87,6 +87,11 @@ void km_verify_check_playlists(Plan *plan)
 
 /* ---- track data ---- */
 
+static void unreadable(Plan *plan, guint32 fid, char *message)
+{
+	km_verify_add_finding(plan, KM_VERIFY_UNREADABLE, fid, FALSE, message);
+}
+
 static void read_one(KmLibrary *lib, Plan *plan, const KmScanEntry *e, guint8 *buf)
 {
 	guint64 done = 0;
@@ -96,19 +101,17 @@ static void read_one(KmLibrary *lib, Plan *plan, const KmScanEntry *e, guint8 *b
 		int64_t n = omfs_read(lib->fs, e->data_ino, done, buf, want);
 
 		if (n < 0) {
-			km_verify_add_finding(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE,
-					      g_strdup_printf("fid %u: reading the data file at byte %"
-							      G_GUINT64_FORMAT ": %s (%s)", e->fid,
-							      done, g_strerror((int)-n),
-							      omfs_errmsg(lib->fs)));
+			unreadable(plan, e->fid,
+				   g_strdup_printf("fid %u: reading the data file at byte %"
+						   G_GUINT64_FORMAT ": %s (%s)", e->fid, done,
+						   g_strerror((int)-n), omfs_errmsg(lib->fs)));
 			return;
 		}
 		if (n == 0) {
-			km_verify_add_finding(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE,
-					      g_strdup_printf("fid %u: the data file ends at byte %"
-							      G_GUINT64_FORMAT " of %"
-							      G_GUINT64_FORMAT, e->fid, done,
-							      e->data_size));
+			unreadable(plan, e->fid,
+				   g_strdup_printf("fid %u: the data file ends at byte %"
+						   G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+						   e->fid, done, e->data_size));
 			return;
 		}
 		done += (guint64)n;
