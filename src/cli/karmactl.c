@@ -95,6 +95,8 @@ static GOptionContext *command_option_context(const struct kc_command *cmd, char
 
 	g_option_context_set_summary(oc, summary);
 	g_free(summary);
+	if (cmd->description)
+		g_option_context_set_description(oc, cmd->description);
 	if (cmd->options)
 		g_option_context_add_main_entries(oc, cmd->options, NULL);
 	g_option_context_add_main_entries(oc, global_options, NULL);

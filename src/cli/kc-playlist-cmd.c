@@ -275,6 +275,15 @@ static int playlist_run(struct kc_ctx *ctx)
 const struct kc_command kc_cmd_playlist = {
 	.name = "playlist", .args = "SUBCOMMAND ...",
 	.summary = "Playlists: list, show, create, rename, delete, add, remove, move",
+	.description = "Subcommands (a playlist is named by its name or its fid):\n"
+		       "  list                         every playlist\n"
+		       "  show NAME|FID                its entries, numbered from 0\n"
+		       "  create NAME                  a new, empty playlist\n"
+		       "  rename OLD NEW\n"
+		       "  delete NAME|FID\n"
+		       "  add NAME|FID FID...          append tracks\n"
+		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"
+		       "  move NAME|FID FROM TO        move an entry to index TO",
 	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = playlist_run,
 };

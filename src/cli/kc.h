@@ -54,6 +54,7 @@ struct kc_command {
 	const char *args;	/* synopsis of the positional arguments */
 	const char *summary;
 	const GOptionEntry *options;	/* NULL-terminated, or NULL */
+	const char *description;	/* shown after the options by --help, or NULL */
 	int min_args;
 	int max_args;
 	enum kc_access access;

@@ -150,6 +150,8 @@ check "playlist show by fid" kv playlist show "$pl"
 fails 1 "playlist add of an unknown fid fails" kv playlist add Trip 99999
 fails 1 "playlist show of an unknown name fails" kv playlist show Nowhere
 fails 2 "playlist with an unknown subcommand is a usage error" kv playlist frob
+same "playlist --help lists the subcommands" 8 \
+	"$(k playlist --help | grep -cE '^  (list|show|create|rename|delete|add|remove|move)( |$)')"
 fails 2 "playlist move without TO is a usage error" kv playlist move Trip 0
 fails 1 "playlist remove of an index past the end fails" kv playlist remove Trip 5
 
@@ -192,8 +194,10 @@ check "export again never overwrites" kv export --to out "$flac"
 check "...the second copy is numbered" cmp audio/c.flac "out/Émile/Third/07 Flac Song (2).flac"
 check "export --template" kv export --to out2 --template '%g/%t.%c' "$flac"
 check "...names the file by it" test -f "out2/Unknown Genre/Flac Song.flac"
-check "export --query" kv export --to out3 --query "dir band"
+kv export --to out3 --query "dir band" --progress >/dev/null 2>progress.err
+report "export --query --progress" $?
 same "...exports the matching tracks" 2 "$(find out3 -type f | wc -l)"
+same "...with a progress line per file" 2 "$(grep -c '^\[[12]/2\] .* of .*/s' progress.err)"
 fails 1 "export of an unknown fid fails" kv export --to out4 99999
 fails 2 "export with a bad template is a usage error" kv export --to out4 --template '%q'
 fails 2 "export without --to is a usage error" kv export
