@@ -3,9 +3,10 @@
 #
 # bench.sh [NAME...] - the benchmarks of docs/PERFORMANCE.md: builds an
 # optimized karmactl (./_build-release, -Dbuildtype=release) and runs every
-# tests/bench/*.sh with it (or the NAMEs given: bench, usb-bench,
-# backup-bench...).  Installs packages like the other scripts.  Exits 2 when
-# any benchmark missed its target.
+# tests/bench/*.sh with it (or the NAMEs given: bench, library-bench,
+# usb-bench, backup-bench); each gets karmactl and the library filler
+# (tests/bench/bench-library-fill.c).  Installs packages like the other
+# scripts.  Exits 2 when any benchmark missed its target.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${KM_BENCH_BUILD:-$ROOT/_build-release}
@@ -17,7 +18,8 @@ fi
 status=0
 for name in "$@"; do
     echo "## $name"
-    "$ROOT/tests/bench/$name.sh" "$BUILD/src/cli/karmactl" || status=$?
+    "$ROOT/tests/bench/$name.sh" "$BUILD/src/cli/karmactl" \
+        "$BUILD/tests/bench/bench-library-fill" || status=$?
     echo
 done
 exit $status

@@ -35,6 +35,8 @@ PKGS=(
     # translations and desktop integration checks; rsvg-convert renders the
     # app icons in the validate suite (tests/validate/check-icons.py)
     gettext desktop-file-utils appstream appstream-util librsvg2-bin
+    # karmactl's man page (docs/karmactl.1): mandoc -Tlint checks it in the tests
+    mandoc
 )
 
 

@@ -15,7 +15,8 @@
 static const struct kc_command *const commands[] = {
 	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
 	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
-	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_verify, &kc_cmd_rebuild_db,
+	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_add, &kc_cmd_export,
+	&kc_cmd_rm_track, &kc_cmd_tag, &kc_cmd_playlist, &kc_cmd_verify, &kc_cmd_rebuild_db,
 	&kc_cmd_backup, &kc_cmd_restore,
 };
 
@@ -122,6 +123,8 @@ static GOptionContext *command_option_context(const struct kc_command *cmd, char
 
 	g_option_context_set_summary(oc, summary);
 	g_free(summary);
+	if (cmd->description)
+		g_option_context_set_description(oc, cmd->description);
 	if (cmd->options)
 		g_option_context_add_main_entries(oc, cmd->options, NULL);
 	g_option_context_add_main_entries(oc, global_options, NULL);

@@ -7,10 +7,10 @@
 #include "kc-library.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "kc-progress.h"
 #include "km-backup.h"
 #include "km-image-device.h"
 #include "km-karma-label.h"
@@ -42,69 +42,66 @@ static const GOptionEntry restore_options[] = {
 	{ NULL }
 };
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* Progress on a terminal; Ctrl-C turns into a cancellation at the next chunk. */
+/*
+ * The progress line (kc-progress.h): each pass of the job ("Reading",
+ * "Verifying"...) is shown as one file. Ctrl-C turns into a cancellation at
+ * the next chunk, which leaves a backup that resumes.
+ */
 typedef struct {
+	struct kc_progress line;
 	GCancellable *cancellable;
-	gint64 started;
 	const char *phase;
-	bool tty;
+	struct sigaction old_sigint;
 } Progress;
 
 static void show_progress(const KmBackupProgress *p, gpointer data)
 {
 	Progress *pr = data;
-	gint64 now = g_get_monotonic_time();
-	double secs, rate;
 
-	if (interrupted)
+	if (kc_sigint_caught())
 		g_cancellable_cancel(pr->cancellable);
-	if (!pr->tty)
-		return;
 	if (pr->phase != p->phase) {
+		if (pr->phase)
+			kc_progress_file_end(&pr->line);
 		pr->phase = p->phase;
-		pr->started = now;
+		kc_progress_init(&pr->line, false, 1, p->total);
+		kc_progress_file_begin(&pr->line, p->phase, p->total);
 	}
-	secs = (double)(now - pr->started) / G_USEC_PER_SEC;
-	rate = secs > 0.5 ? (double)p->done / secs : 0;
-	fprintf(stderr, "\r%s: %5.1f%%  %8.1f MB/s  ", p->phase,
-		p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, rate / 1e6);
-	if (rate > 0)
-		fprintf(stderr, "%5.0f s left  ", (double)(p->total - p->done) / rate);
-	if (p->done >= p->total)
-		fputc('\n', stderr);
+	kc_progress_file_update(&pr->line, p->done);
 }
 
 static void progress_init(Progress *pr, KmBackupOptions *o)
 {
-	struct sigaction sa = { .sa_handler = on_interrupt };
-
+	kc_progress_init(&pr->line, false, 0, 0);
 	pr->cancellable = g_cancellable_new();
-	pr->tty = isatty(STDERR_FILENO);
 	o->progress = show_progress;
 	o->progress_data = pr;
 	o->cancellable = pr->cancellable;
-	sigaction(SIGINT, &sa, NULL);
+	kc_sigint_catch(&pr->old_sigint);
 }
 
-static int finish(struct kc_ctx *ctx, Progress *pr, const char *what, GError *error)
+/* Clears the progress line, so that what the command says next starts clean. */
+static void progress_stop(Progress *pr)
 {
-	int status = KC_EXIT_OK;
-
-	if (pr->tty)
-		fputc('\n', stderr);
-	if (error) {
-		status = kc_fail_gerror(ctx, what, error);
-		g_error_free(error);
-	}
+	if (pr->phase)
+		kc_progress_file_end(&pr->line);
+	kc_progress_finish(&pr->line);
+	sigaction(SIGINT, &pr->old_sigint, NULL);
 	g_object_unref(pr->cancellable);
+}
+
+/* The job's error, if any, as the exit status; an interruption says what it left. */
+static int job_status(struct kc_ctx *ctx, const char *what, GError *error, const char *cancelled)
+{
+	int status;
+
+	if (!error)
+		return KC_EXIT_OK;
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		status = kc_failf(ctx, "%s: interrupted: %s", what, cancelled);
+	else
+		status = kc_fail_gerror(ctx, what, error);
+	g_error_free(error);
 	return status;
 }
 
@@ -127,22 +124,22 @@ static int make_backup(struct kc_ctx *ctx)
 	struct kc_device *dev;
 	GError *error = NULL;
 	Progress pr = { 0 };
+	gboolean ok;
 	int status = open_disk(ctx, false, &dev);
 
 	if (status)
 		return status;
 	progress_init(&pr, &o);
-	if (km_backup_create(kc_device_blockdev(dev), backup_to, &o, &res, &error)) {
-		for (guint i = 0; i < res.notes->len; i++)
-			printf("%s: %s\n", backup_to, (char *)res.notes->pdata[i]);
+	ok = km_backup_create(kc_device_blockdev(dev), backup_to, &o, &res, &error);
+	progress_stop(&pr);
+	for (guint i = 0; ok && i < res.notes->len; i++)
+		printf("%s: %s\n", backup_to, (char *)res.notes->pdata[i]);
+	if (ok)
 		printf("%s: backup of %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT
 		       " read from the disk%s\n%s  %s\n", backup_to, res.disk_size, res.copied,
 		       res.resumed_from ? " (resumed)" : "", res.sha256, backup_to);
-	} else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-		fprintf(stderr, "karmactl: backup: interrupted: run it again to resume\n");
-	}
 	km_backup_result_clear(&res);
-	status = finish(ctx, &pr, backup_to, error);
+	status = job_status(ctx, backup_to, error, "run the same command again to resume");
 	return kc_device_close(ctx, dev, status);
 }
 
@@ -195,9 +192,11 @@ static int verify_backup(struct kc_ctx *ctx)
 	int status;
 
 	progress_init(&pr, &o);
-	if (!km_backup_check(backup_verify, &o, sha256, &error))
-		return finish(ctx, &pr, backup_verify, error);
-	status = finish(ctx, &pr, backup_verify, NULL);
+	km_backup_check(backup_verify, &o, sha256, &error);
+	progress_stop(&pr);
+	status = job_status(ctx, backup_verify, error, "not checked");
+	if (status)
+		return status;
 	printf("%s: checksum matches (%s)\n", backup_verify, sha256);
 	dev = km_image_device_open(backup_verify, false, 0, 0, msg, sizeof(msg));
 	if (!dev)
@@ -223,6 +222,7 @@ static int restore_run(struct kc_ctx *ctx)
 	struct kc_device *dev;
 	GError *error = NULL;
 	Progress pr = { 0 };
+	gboolean ok;
 	int status;
 
 	if (!restore_from)
@@ -231,15 +231,15 @@ static int restore_run(struct kc_ctx *ctx)
 	if (status)
 		return status;
 	progress_init(&pr, &o);
-	if (km_backup_restore(restore_from, kc_device_blockdev(dev), restore_force, &o, &res,
-			      &error))
+	ok = km_backup_restore(restore_from, kc_device_blockdev(dev), restore_force, &o, &res,
+			       &error);
+	progress_stop(&pr);
+	if (ok)
 		printf("%s: restored onto %s: %" G_GUINT64_FORMAT " bytes checked, %"
 		       G_GUINT64_FORMAT " written\n", restore_from, ctx->image, res.checked,
 		       res.written);
-	else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		fprintf(stderr, "karmactl: restore: interrupted: %s is incomplete until a "
-			"restore finishes\n", ctx->image);
-	status = finish(ctx, &pr, restore_from, error);
+	status = job_status(ctx, restore_from, error,
+			    "the disk is incomplete until a restore finishes");
 	return kc_device_close(ctx, dev, status);
 }
 

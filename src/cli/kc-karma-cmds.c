@@ -103,31 +103,6 @@ static const GOptionEntry tracks_options[] = {
 	{ NULL }
 };
 
-/* Where QUERY is looked for. */
-static const char *const query_keys[] = { "title", "artist", "source", "genre" };
-
-static bool matches_query(const KmProperties *p, const char *folded_query)
-{
-	size_t i;
-
-	if (!folded_query)
-		return true;
-	for (i = 0; i < G_N_ELEMENTS(query_keys); i++) {
-		const char *v = km_properties_get(p, query_keys[i]);
-		char *folded;
-		bool hit;
-
-		if (!v)
-			continue;
-		folded = g_utf8_casefold(v, -1);
-		hit = strstr(folded, folded_query) != NULL;
-		g_free(folded);
-		if (hit)
-			return true;
-	}
-	return false;
-}
-
 /* A plain decimal number, as JSON writes one: no sign, no leading zero, no hex. */
 static bool is_json_number(const char *v)
 {
@@ -244,7 +219,7 @@ static void print_tracks(GPtrArray *objects, const char *folded_query)
 	for (i = 0; i < objects->len; i++) {
 		const KmProperties *p = objects->pdata[i];
 
-		if (!matches_query(p, folded_query))
+		if (!kc_library_matches(p, folded_query))
 			continue;
 		if (tracks_json) {
 			g_string_append(out, first ? "\n  " : ",\n  ");
@@ -299,10 +274,13 @@ enum {
 };
 
 static gboolean verify_repair;
+static gboolean verify_data;
 
 static const GOptionEntry verify_options[] = {
 	{ "repair", 'r', 0, G_OPTION_ARG_NONE, &verify_repair,
 	  "Rebuild what can be rebuilt, and say what changed", NULL },
+	{ "data", 'd', 0, G_OPTION_ARG_NONE, &verify_data,
+	  "Read every track's data in full (slow: reads the whole library)", NULL },
 	KC_PARTITION_OPTION,
 	{ NULL }
 };
@@ -335,6 +313,12 @@ static int report_status(const KmVerifyReport *r)
 	return r->findings->len ? VERIFY_REPAIRED : VERIFY_CLEAN;
 }
 
+static KmVerifyFlags verify_flags(void)
+{
+	return (verify_repair ? KM_VERIFY_FLAG_REPAIR : 0) |
+	       (verify_data ? KM_VERIFY_FLAG_READ_DATA : 0);
+}
+
 /* Opens the library, runs verify (or rebuild), prints the report. */
 static int run_check(struct kc_ctx *ctx, bool writable, bool rebuild)
 {
@@ -348,7 +332,7 @@ static int run_check(struct kc_ctx *ctx, bool writable, bool rebuild)
 	if (rebuild)
 		r = km_library_rebuild_db(kl.lib, NULL, &error);
 	else
-		r = km_library_verify(kl.lib, verify_repair, NULL, &error);
+		r = km_library_verify(kl.lib, verify_flags(), NULL, &error);
 	if (!r) {
 		kc_fail_gerror(ctx, ctx->image, error);
 		g_error_free(error);

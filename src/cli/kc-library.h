@@ -9,10 +9,13 @@
 
 #include "kc.h"
 #include "km-library.h"
+#include "km-transaction.h"
 
 struct kc_library {
 	struct kc_device *dev;
 	KmLibrary *lib;
+	/* how long km_library_open() took (KARMACTL_STATS): wall clock, and CPU time */
+	gint64 open_us, open_cpu_us;
 };
 
 /* --partition N, shared by the commands that open a library. */
@@ -31,5 +34,20 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status);
 /* "karmactl: CMD: WHAT: the error's message"; returns KC_EXIT_FAIL. */
 int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *error);
+
+/*
+ * Opens the library writable and calls fn in a transaction, which is
+ * committed (smalldb rewritten once) when fn returns KC_EXIT_OK and rolled
+ * back otherwise, so a command changes all it was asked to or nothing.
+ */
+typedef int (*kc_edit_fn)(struct kc_ctx *ctx, KmTransaction *tx, void *data);
+int kc_library_edit(struct kc_ctx *ctx, kc_edit_fn fn, void *data);
+
+/* Whether QUERY (case-folded; NULL matches all) is in the title, artist, album or genre. */
+bool kc_library_matches(const KmProperties *p, const char *folded_query);
+/* A fid given on the command line: decimal or 0x hex. */
+bool kc_fid_from_string(const char *s, guint32 *fid);
+/* The same, with a usage error when s is no fid. */
+int kc_parse_fid(const struct kc_ctx *ctx, const char *s, guint32 *fid);
 
 #endif

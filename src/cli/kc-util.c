@@ -191,3 +191,28 @@ char *kc_host_basename(const char *path)
 	g_free(copy);
 	return name;
 }
+
+/* ---- Ctrl-C: a flag the long commands look at between pieces of work ---- */
+
+static volatile sig_atomic_t sigint_caught;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	sigint_caught = 1;
+}
+
+void kc_sigint_catch(struct sigaction *old)
+{
+	/* SA_RESTART: a read or write of the image must not fail with EINTR */
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigint_caught = 0;
+	sigaction(SIGINT, &sa, old);
+}
+
+bool kc_sigint_caught(void)
+{
+	return sigint_caught;
+}

@@ -35,8 +35,7 @@ int kc_volume_open(struct kc_ctx *ctx, bool writable)
 	return KC_EXIT_OK;
 }
 
-/* One line of key=value pairs, for the benchmark scripts. */
-static void print_counters(const struct omfs_fs *fs)
+void kc_print_counters(const struct omfs_fs *fs, const char *extra)
 {
 	struct omfs_counters c;
 	uint64_t requests, bytes;
@@ -50,9 +49,10 @@ static void print_counters(const struct omfs_fs *fs)
 		"karmactl: stats: read_requests=%" PRIu64 " read_bytes=%" PRIu64
 		" write_requests=%" PRIu64 " write_bytes=%" PRIu64 " flushes=%" PRIu64
 		" cache_hits=%" PRIu64 " cache_misses=%" PRIu64 " cache_evictions=%" PRIu64
-		" requests_per_mib=%.2f\n",
+		" requests_per_mib=%.2f%s\n",
 		c.read_requests, c.read_bytes, c.write_requests, c.write_bytes, c.flushes,
-		c.cache_hits, c.cache_misses, c.cache_evictions, mib > 0 ? requests / mib : 0.0);
+		c.cache_hits, c.cache_misses, c.cache_evictions, mib > 0 ? requests / mib : 0.0,
+		extra ? extra : "");
 }
 
 /*
@@ -70,7 +70,7 @@ int kc_volume_close(struct kc_ctx *ctx, int status)
 				status = kc_fail(ctx, ctx->image, err);
 		}
 		if (kc_stats_wanted())
-			print_counters(ctx->fs);
+			kc_print_counters(ctx->fs, NULL);
 		err = omfs_unmount(ctx->fs);
 		ctx->fs = NULL;
 		if (err < 0 && status == KC_EXIT_OK)

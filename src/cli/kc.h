@@ -8,6 +8,7 @@
 #define KC_H
 
 #include <glib.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -58,6 +59,7 @@ struct kc_command {
 	const char *args;	/* synopsis of the positional arguments */
 	const char *summary;
 	const GOptionEntry *options;	/* NULL-terminated, or NULL */
+	const char *description;	/* shown after the options by --help, or NULL */
 	int min_args;
 	int max_args;
 	enum kc_access access;
@@ -77,6 +79,9 @@ extern const struct kc_command kc_cmd_manifest;
 extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
 /* kc-backup-cmds.c */
 extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
+/* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c (rm-track, tag), kc-playlist-cmd.c */
+extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
+	kc_cmd_playlist;
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 
@@ -87,6 +92,14 @@ int kc_fail_errno(const struct kc_ctx *ctx, const char *what, int err);
 int kc_failf(const struct kc_ctx *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* A usage error: one line with a hint, exit status 2. */
 int kc_usage(const struct kc_ctx *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/*
+ * Ctrl-C: from kc_sigint_catch() on, SIGINT only sets a flag that long
+ * commands check between files or chunks, so they stop in a consistent
+ * state; sigaction(SIGINT, old, NULL) puts the old handler back.
+ */
+void kc_sigint_catch(struct sigaction *old);
+bool kc_sigint_caught(void);
 
 /* Bytes with an optional K, M, G or T suffix (powers of 1024). */
 bool kc_parse_size(const char *s, uint64_t *out);
@@ -124,6 +137,8 @@ int kc_volume_open(struct kc_ctx *ctx, bool writable);
 /* Syncs, prints the counters when KARMACTL_STATS=1, unmounts; returns the final status. */
 int kc_volume_close(struct kc_ctx *ctx, int status);
 void *kc_io_buffer(struct kc_ctx *ctx);
+/* One line of key=value pairs on stderr, for the benchmark scripts; extra is appended. */
+void kc_print_counters(const struct omfs_fs *fs, const char *extra);
 
 /* Looks up a normalized path; -errno on failure (nothing printed). */
 int kc_lookup(struct kc_ctx *ctx, const char *npath, uint64_t *ino, struct omfs_stat *st);

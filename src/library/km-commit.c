@@ -193,6 +193,7 @@ static gboolean write_smalldb(KmLibrary *lib, GBytes *smalldb, GError **error)
 			  strlen(name));
 	if (err)
 		return km_files_error(lib, err, error, "renaming var/smalldb.new to var/smalldb");
+	lib->smalldb_writes++;
 	return km_files_sync(lib, error);
 }
 

@@ -51,6 +51,7 @@ struct _KmLibrary {
 	GHashTable *rid_index;
 
 	GPtrArray *warnings;		/* char*, NULL-terminated */
+	guint smalldb_writes;		/* var/smalldb written since open (for benchmarks) */
 	KmTransaction *tx;		/* the open transaction, not a reference */
 	char *failed;			/* why a commit failed half-way */
 };

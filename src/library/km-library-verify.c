@@ -6,12 +6,11 @@
  * smalldb row, playlist data files rewritten from their blob, and smalldb
  * rewritten from the properties files when it disagreed.
  */
-#include "km-library-private.h"
+#include "km-verify-plan.h"
 
 #include <string.h>
 
 #include "km-playlist.h"
-#include "km-verify.h"
 
 static const char *const kind_names[] = {
 	[KM_VERIFY_JOURNAL] = "interrupted-commit",
@@ -26,6 +25,7 @@ static const char *const kind_names[] = {
 	[KM_VERIFY_PENDING_DELETE] = "player-deleted",
 	[KM_VERIFY_UNREADABLE] = "unreadable",
 	[KM_VERIFY_STRAY] = "stray",
+	[KM_VERIFY_DANGLING_ENTRY] = "dangling-entry",
 };
 
 const char *km_verify_kind_name(KmVerifyKind kind)
@@ -58,30 +58,26 @@ guint km_verify_report_count(const KmVerifyReport *report, KmVerifyKind kind)
 	return n;
 }
 
-/* What verify found and what repair would do about it. */
-typedef struct {
-	KmVerifyReport *report;
-	KmChangeSet *cs;	/* files to write and to remove */
-	GHashTable *objects;	/* the library the files describe */
-	GHashTable *rows;	/* smalldb's rows by fid (empty without smalldb) */
-	GHashTable *deleted;	/* fids the player deleted (smalldb bitmap) */
-	gboolean rewrite;	/* smalldb must be written */
-	gboolean remove_temp;	/* var/smalldb.new is left over */
-} Plan;
-
-static void G_GNUC_PRINTF(5, 6)
-find(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable, const char *fmt, ...)
+void km_verify_add_finding(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
+			   char *message)
 {
 	KmVerifyFinding *f = g_new0(KmVerifyFinding, 1);
-	va_list ap;
 
 	f->kind = kind;
 	f->fid = fid;
 	f->repairable = repairable;
-	va_start(ap, fmt);
-	f->message = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
+	f->message = message;
 	g_ptr_array_add(plan->report->findings, f);
+}
+
+static void G_GNUC_PRINTF(5, 6)
+find(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	km_verify_add_finding(plan, kind, fid, repairable, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
 }
 
 static void plan_free(Plan *plan)
@@ -265,7 +261,8 @@ static gboolean check_var(KmLibrary *lib, Plan *plan, GError **error)
 	return TRUE;
 }
 
-static gboolean evaluate(KmLibrary *lib, Plan *plan, GCancellable *cancellable, GError **error)
+static gboolean evaluate(KmLibrary *lib, Plan *plan, KmVerifyFlags flags, gboolean rebuild,
+			 GCancellable *cancellable, GError **error)
 {
 	g_autoptr(KmScan) scan = NULL;
 	GHashTableIter iter;
@@ -286,7 +283,11 @@ static gboolean evaluate(KmLibrary *lib, Plan *plan, GCancellable *cancellable, 
 		find(plan, KM_VERIFY_STRAY, 0, FALSE, "%s: not a fid file (left alone)",
 		     (const char *)scan->strays->pdata[i]);
 	plan->report->n_objects = g_hash_table_size(plan->objects);
-	return TRUE;
+	/* rebuilding rewrites smalldb and changes nothing else */
+	if (!rebuild)
+		km_verify_check_playlists(plan);
+	return !(flags & KM_VERIFY_FLAG_READ_DATA) ||
+	       km_verify_read_data(lib, plan, scan, cancellable, error);
 }
 
 static void count_unrepaired(KmVerifyReport *report)
@@ -345,10 +346,11 @@ static void mark_repaired(KmVerifyReport *report, gboolean rebuild)
 	}
 }
 
-static KmVerifyReport *run(KmLibrary *lib, gboolean repair, gboolean rebuild,
+static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild,
 			   GCancellable *cancellable, GError **error)
 {
 	g_autoptr(KmVerifyReport) report = g_new0(KmVerifyReport, 1);
+	gboolean repair = (flags & KM_VERIFY_FLAG_REPAIR) != 0;
 	Plan plan = { .report = report };
 	gboolean ok;
 
@@ -360,7 +362,7 @@ static KmVerifyReport *run(KmLibrary *lib, gboolean repair, gboolean rebuild,
 			    "a transaction is open: commit it or roll it back first");
 		return NULL;
 	}
-	ok = evaluate(lib, &plan, cancellable, error);
+	ok = evaluate(lib, &plan, flags, rebuild, cancellable, error);
 	if (ok && repair)
 		ok = apply(lib, &plan, rebuild, error);
 	plan_free(&plan);
@@ -372,15 +374,15 @@ static KmVerifyReport *run(KmLibrary *lib, gboolean repair, gboolean rebuild,
 	return g_steal_pointer(&report);
 }
 
-KmVerifyReport *km_library_verify(KmLibrary *lib, gboolean repair, GCancellable *cancellable,
+KmVerifyReport *km_library_verify(KmLibrary *lib, KmVerifyFlags flags, GCancellable *cancellable,
 				  GError **error)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY(lib), NULL);
-	return run(lib, repair, FALSE, cancellable, error);
+	return run(lib, flags, FALSE, cancellable, error);
 }
 
 KmVerifyReport *km_library_rebuild_db(KmLibrary *lib, GCancellable *cancellable, GError **error)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY(lib), NULL);
-	return run(lib, TRUE, TRUE, cancellable, error);
+	return run(lib, KM_VERIFY_FLAG_REPAIR, TRUE, cancellable, error);
 }

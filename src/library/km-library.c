@@ -324,6 +324,12 @@ struct omfs_fs *km_library_get_fs(KmLibrary *lib)
 	return lib->fs;
 }
 
+guint km_library_get_smalldb_writes(KmLibrary *lib)
+{
+	g_return_val_if_fail(KM_IS_LIBRARY(lib), 0);
+	return lib->smalldb_writes;
+}
+
 guint km_library_get_n_objects(KmLibrary *lib)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY(lib), 0);

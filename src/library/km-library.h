@@ -77,6 +77,8 @@ guint km_library_get_partition(KmLibrary *lib);
 const char *const *km_library_get_warnings(KmLibrary *lib);
 /* The mounted music partition, for statistics and counters; owned by lib. */
 struct omfs_fs *km_library_get_fs(KmLibrary *lib);
+/* How many times var/smalldb was written since open (benchmarks count them). */
+guint km_library_get_smalldb_writes(KmLibrary *lib);
 
 guint km_library_get_n_objects(KmLibrary *lib);
 /* The committed object with this fid (owned by lib, valid until the next commit), or NULL. */

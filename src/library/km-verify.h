@@ -40,7 +40,17 @@ typedef enum {
 	KM_VERIFY_UNREADABLE,
 	/* A name that is no fid file (left alone), or our temporary file (removed). */
 	KM_VERIFY_STRAY,
+	/* A playlist entry whose track is gone or whose fid now holds another: removed. */
+	KM_VERIFY_DANGLING_ENTRY,
 } KmVerifyKind;
+
+typedef enum {
+	KM_VERIFY_FLAGS_NONE = 0,
+	/* Repair what can be repaired (a writable library, no open transaction). */
+	KM_VERIFY_FLAG_REPAIR = 1 << 0,
+	/* Read every data file in full (slow: the whole disk): a read error is UNREADABLE. */
+	KM_VERIFY_FLAG_READ_DATA = 1 << 1,
+} KmVerifyFlags;
 
 typedef struct {
 	KmVerifyKind kind;
@@ -64,12 +74,14 @@ const char *km_verify_kind_name(KmVerifyKind kind);
 guint km_verify_report_count(const KmVerifyReport *report, KmVerifyKind kind);
 
 /*
- * Read every file under fids0/ and compare with var/smalldb. With repair
- * (a writable library, no open transaction): finish an interrupted commit,
- * remove orphans, restore or rewrite what can be, and rewrite smalldb when
- * anything differed; the library then holds what the files say.
+ * Read every file under fids0/ and compare with var/smalldb; check that every
+ * playlist entry names a track that is there (same fid_generation). With
+ * KM_VERIFY_FLAG_REPAIR: finish an interrupted commit, remove orphans and
+ * dangling playlist entries, restore or rewrite what can be, and rewrite
+ * smalldb when anything differed; the library then holds what the files
+ * say. With KM_VERIFY_FLAG_READ_DATA, every data file is read in full too.
  */
-KmVerifyReport *km_library_verify(KmLibrary *lib, gboolean repair, GCancellable *cancellable,
+KmVerifyReport *km_library_verify(KmLibrary *lib, KmVerifyFlags flags, GCancellable *cancellable,
 				  GError **error);
 /*
  * Rewrite var/smalldb from the properties files (and the player's columns

@@ -312,7 +312,7 @@ void tu_assert_rows(KmLibrary *lib, GPtrArray *want)
 void tu_assert_verifies_clean(KmLibrary *lib)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(KmVerifyReport) report = km_library_verify(lib, FALSE, NULL, &error);
+	g_autoptr(KmVerifyReport) report = km_library_verify(lib, KM_VERIFY_FLAGS_NONE, NULL, &error);
 
 	g_assert_no_error(error);
 	for (guint i = 0; i < report->findings->len; i++) {

@@ -174,7 +174,7 @@ static void assert_data_intact(KmLibrary *lib, int state)
 static KmVerifyReport *verify(KmLibrary *lib, gboolean repair)
 {
 	g_autoptr(GError) error = NULL;
-	KmVerifyReport *r = km_library_verify(lib, repair, NULL, &error);
+	KmVerifyReport *r = km_library_verify(lib, repair ? KM_VERIFY_FLAG_REPAIR : 0, NULL, &error);
 
 	g_assert_no_error(error);
 	for (guint i = 0; i < r->findings->len; i++) {

@@ -92,7 +92,7 @@ static void log_report(KmVerifyReport *r)
 static KmVerifyReport *verify(KmLibrary *lib, gboolean repair)
 {
 	g_autoptr(GError) error = NULL;
-	KmVerifyReport *r = km_library_verify(lib, repair, NULL, &error);
+	KmVerifyReport *r = km_library_verify(lib, repair ? KM_VERIFY_FLAG_REPAIR : 0, NULL, &error);
 
 	g_assert_no_error(error);
 	log_report(r);
@@ -166,9 +166,12 @@ static void test_verify_and_repair(struct fixture *f, gconstpointer unused)
 	finding_for(before, KM_VERIFY_STALE_ROW, f->fid[4]);
 	finding_for(before, KM_VERIFY_PLAYLIST_DATA, f->playlist);
 	finding_for(before, KM_VERIFY_STALE_ROW, 0x600);
+	/* fid[1] was the playlist's second entry */
+	g_assert_nonnull(strstr(finding_for(before, KM_VERIFY_DANGLING_ENTRY, f->playlist)->message,
+				"entry 1"));
 	g_assert_cmpuint(km_verify_report_count(before, KM_VERIFY_STRAY), ==, 3);
 	n_findings = before->findings->len;
-	g_assert_cmpuint(n_findings, ==, 13);
+	g_assert_cmpuint(n_findings, ==, 14);
 	g_assert_cmpuint(before->n_unrepaired, ==, n_findings);
 	g_assert_false(before->smalldb_written);
 	/* Verifying changed nothing. */
@@ -204,7 +207,8 @@ static void test_verify_and_repair(struct fixture *f, gconstpointer unused)
 		g_autoptr(GBytes) data = tu_fs_read(fs, data_path);
 
 		g_assert_cmpstr(km_properties_get(restored, "title"), ==, "Track 3");
-		g_assert_cmpuint(g_bytes_get_size(data), ==, 4 + 3 * 8);
+		/* rewritten from its list, without the entry of fid[1] */
+		g_assert_cmpuint(g_bytes_get_size(data), ==, 4 + 2 * 8);
 	}
 	g_assert_cmpint(omfs_unmount(fs), ==, 0);
 	km_properties_unref(edited);
@@ -224,7 +228,7 @@ static void test_verify_read_only(struct fixture *f, gconstpointer unused)
 	lib = tu_open(&f->m->bdev, FALSE);
 	g_autoptr(KmVerifyReport) r = verify(lib, FALSE);
 	g_assert_cmpuint(r->findings->len, ==, 1);
-	g_assert_null(km_library_verify(lib, TRUE, NULL, &error));
+	g_assert_null(km_library_verify(lib, KM_VERIFY_FLAG_REPAIR, NULL, &error));
 	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_READ_ONLY);
 	tu_close(lib);
 }
@@ -288,13 +292,17 @@ static GBytes *player_smalldb(struct omfs_fs *fs, guint32 played_fid, guint dele
 	return g_byte_array_free_to_bytes(out);
 }
 
+/*
+ * The player deleted fid[6] (not in the playlist: a deleted playlist member
+ * also leaves a dangling entry, which test-library-verify-content covers).
+ */
 static void test_player_changes(struct fixture *f, gconstpointer unused)
 {
 	g_autoptr(GError) error = NULL;
 	struct omfs_fs *fs = tu_mount(&f->m->bdev);
-	g_autoptr(GBytes) db = player_smalldb(fs, f->fid[5], 2);
-	g_autofree char *gone_data = fid_path(f->fid[2], KM_FID_FILE_DATA);
-	g_autofree char *gone_props = fid_path(f->fid[2], KM_FID_FILE_PROPERTIES);
+	g_autoptr(GBytes) db = player_smalldb(fs, f->fid[5], 6);
+	g_autofree char *gone_data = fid_path(f->fid[6], KM_FID_FILE_DATA);
+	g_autofree char *gone_props = fid_path(f->fid[6], KM_FID_FILE_PROPERTIES);
 	g_autoptr(KmProperties) file = NULL;
 	g_autoptr(KmVerifyReport) r = NULL;
 	KmTransaction *tx;
@@ -306,7 +314,7 @@ static void test_player_changes(struct fixture *f, gconstpointer unused)
 
 	/* Read-only: the deleted object is gone, its files still there. */
 	lib = tu_open(&f->m->bdev, FALSE);
-	g_assert_null(km_library_lookup(lib, f->fid[2]));
+	g_assert_null(km_library_lookup(lib, f->fid[6]));
 	g_assert_nonnull(strstr(km_library_get_warnings(lib)[0], "player deleted 1"));
 	g_assert_true(km_properties_get_uint(km_library_lookup(lib, f->fid[5]), "play_count",
 					     &count));
@@ -314,7 +322,7 @@ static void test_player_changes(struct fixture *f, gconstpointer unused)
 	r = verify(lib, FALSE);
 	/* The play count kept only in smalldb is not a difference. */
 	g_assert_cmpuint(r->findings->len, ==, 1);
-	finding_for(r, KM_VERIFY_PENDING_DELETE, f->fid[2]);
+	finding_for(r, KM_VERIFY_PENDING_DELETE, f->fid[6]);
 	tu_close(lib);
 
 	/* The next commit removes the files; an edit keeps the play count. */

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kc-add-cmd.c - karmactl add: host files (folders with -r) imported as
+ * tracks, in one transaction committed once, so var/smalldb is rewritten
+ * once however many files are added.
+ *
+ * Duplicates (km_transaction_find_duplicate) are skipped unless
+ * --force-duplicates; files that are no playable tune are refused with the
+ * reason (kept as data with --taxi). Before each file the free space is
+ * checked, so a full player stops the command between files, with a margin
+ * left for the properties files and the new smalldb of the commit.
+ *
+ * Ctrl-C (SIGINT) stops at once: the file being copied is dropped (the
+ * transaction removes what it wrote of it) and the files already copied
+ * are committed, so the library is consistent and holds every file the
+ * command said it added. The commit itself is not interrupted.
+ */
+#include "kc-library.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kc-progress.h"
+#include "km-import.h"
+#include "km-transaction.h"
+
+enum { ADD_EXIT_INTERRUPTED = 130 };
+
+/* Folders nest no deeper than this (a loop of bind mounts would never end). */
+#define MAX_DEPTH 64
+
+static gboolean add_recursive;
+static gboolean add_force_duplicates;
+static gboolean add_taxi;
+static gboolean add_progress;
+
+static const GOptionEntry add_options[] = {
+	{ "recursive", 'r', 0, G_OPTION_ARG_NONE, &add_recursive,
+	  "Add the files of folders, and of their folders", NULL },
+	{ "force-duplicates", 0, 0, G_OPTION_ARG_NONE, &add_force_duplicates,
+	  "Add a track even when the library has it already", NULL },
+	{ "taxi", 0, 0, G_OPTION_ARG_NONE, &add_taxi,
+	  "Keep files that are no playable tune as data (\"taxi\") objects", NULL },
+	{ "progress", 0, 0, G_OPTION_ARG_NONE, &add_progress,
+	  "Show progress on standard error even when standard output is no terminal", NULL },
+	KC_PARTITION_OPTION,
+	{ NULL }
+};
+
+struct add_item {
+	char *path;
+	uint64_t size;
+	bool named;		/* named on the command line (not found in a folder) */
+};
+
+struct add_job {
+	struct kc_ctx *ctx;
+	GPtrArray *items;	/* struct add_item* */
+	uint64_t total_bytes;
+	struct kc_library kl;
+	KmTransaction *tx;
+	GCancellable *cancellable;
+	struct kc_progress progress;
+	unsigned added, duplicates, refused;
+	bool failed;		/* a named file was refused, or an error stopped the job */
+};
+
+/* ---- SIGINT ---- */
+
+/* KARMACTL_TEST_SIGINT_AFTER=N: a Ctrl-C after N files, for the tests. */
+static void test_interrupt(const struct add_job *job)
+{
+	const char *after = g_getenv("KARMACTL_TEST_SIGINT_AFTER");
+
+	if (after && strtoul(after, NULL, 10) == job->added)
+		raise(SIGINT);
+}
+
+/* ---- the files ---- */
+
+static void item_free(gpointer data)
+{
+	struct add_item *it = data;
+
+	g_free(it->path);
+	g_free(it);
+}
+
+static void queue_file(struct add_job *job, const char *path, uint64_t size, bool named)
+{
+	struct add_item *it = g_new0(struct add_item, 1);
+
+	it->path = g_strdup(path);
+	it->size = size;
+	it->named = named;
+	job->total_bytes += size;
+	g_ptr_array_add(job->items, it);
+}
+
+static gint compare_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void refuse(struct add_job *job, const char *path, bool named, const char *why)
+{
+	kc_failf(job->ctx, "%s: %s", path, why);
+	job->refused++;
+	job->failed |= named;
+}
+
+static void queue_path(struct add_job *job, const char *path, bool named, int depth);
+
+/* A folder's entries in name order, so that tracks get fids in a predictable order. */
+static void queue_dir(struct add_job *job, const char *path, int depth)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	GDir *dir = g_dir_open(path, 0, &error);
+	const char *name;
+
+	if (!dir) {
+		refuse(job, path, true, error->message);
+		return;
+	}
+	while ((name = g_dir_read_name(dir)))
+		g_ptr_array_add(names, g_build_filename(path, name, NULL));
+	g_dir_close(dir);
+	g_ptr_array_sort(names, compare_names);
+	for (guint i = 0; i < names->len; i++)
+		queue_path(job, names->pdata[i], false, depth + 1);
+}
+
+static void queue_path(struct add_job *job, const char *path, bool named, int depth)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		refuse(job, path, named, g_strerror(errno));
+	else if (S_ISREG(st.st_mode))
+		queue_file(job, path, (uint64_t)st.st_size, named);
+	else if (!S_ISDIR(st.st_mode))
+		refuse(job, path, named, "not a regular file");
+	else if (!add_recursive)
+		refuse(job, path, named, "a folder (-r adds the files in it)");
+	else if (depth >= MAX_DEPTH)
+		refuse(job, path, true, "folders nested too deep");
+	else
+		queue_dir(job, path, depth);
+}
+
+/* ---- free space ---- */
+
+static uint64_t file_size(struct omfs_fs *fs, const char *path)
+{
+	struct omfs_stat st;
+	uint64_t ino;
+
+	if (omfs_resolve(fs, path, &ino) || omfs_stat(fs, ino, &st))
+		return 0;
+	return st.size;
+}
+
+/*
+ * Whether size more bytes fit with room left for the commit: a properties
+ * file per track (a cluster each, as every file), the journal, and the new
+ * smalldb, written next to the old one before it replaces it.
+ */
+static int check_space(struct add_job *job, const char *path, uint64_t size)
+{
+	struct omfs_fs *fs = km_library_get_fs(job->kl.lib);
+	struct omfs_statfs sfs;
+	uint64_t cluster, need, free_bytes;
+	int err = omfs_statfs(fs, &sfs);
+
+	if (err)
+		return kc_fail(job->ctx, "free space", err);
+	cluster = (uint64_t)sfs.clustersize * sfs.blocksize;
+	need = (size + cluster - 1) / cluster * cluster + 2 * cluster;
+	need += 2 * file_size(fs, "var/smalldb") + (job->added + 1) * (cluster + 2048) + (1 << 20);
+	free_bytes = sfs.free_blocks * sfs.blocksize;
+	if (need <= free_bytes)
+		return KC_EXIT_OK;
+	return kc_failf(job->ctx, "%s: the player is full: %" G_GUINT64_FORMAT " bytes free, "
+			"this file needs %" G_GUINT64_FORMAT " with the room the library's files "
+			"need; stopping", path, free_bytes, need);
+}
+
+/* ---- adding ---- */
+
+static void on_progress(guint64 done, guint64 total, gpointer data)
+{
+	struct add_job *job = data;
+
+	kc_progress_file_update(&job->progress, done);
+	if (kc_sigint_caught())
+		g_cancellable_cancel(job->cancellable);
+}
+
+static bool is_duplicate(struct add_job *job, const struct add_item *it, KmProperties *props)
+{
+	guint32 fid;
+
+	if (add_force_duplicates || !km_transaction_find_duplicate(job->tx, props, &fid))
+		return false;
+	printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT " (--force-duplicates "
+	       "adds it anyway)\n", it->path, fid);
+	job->duplicates++;
+	return true;
+}
+
+/* One file; false stops the job (an error, a full player, Ctrl-C). */
+static bool add_one(struct add_job *job, const struct add_item *it)
+{
+	KmImportFlags flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE;
+	g_autoptr(KmProperties) props = NULL;
+	g_autoptr(GError) error = NULL;
+	guint32 fid;
+
+	props = km_import_file(it->path, flags, &error);
+	if (!props) {
+		/* the message names the file */
+		kc_failf(job->ctx, "not added: %s", error->message);
+		job->refused++;
+		job->failed |= it->named;
+		return true;
+	}
+	if (is_duplicate(job, it, props))
+		return true;
+	if (check_space(job, it->path, it->size)) {
+		job->failed = true;
+		return false;
+	}
+	kc_progress_file_begin(&job->progress, it->path, it->size);
+	if (!km_transaction_add_file(job->tx, props, it->path, on_progress, job, job->cancellable,
+				     &fid, &error)) {
+		kc_progress_finish(&job->progress);
+		if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+			kc_fail_gerror(job->ctx, it->path, error);
+			job->failed = true;
+		}
+		return false;
+	}
+	kc_progress_file_end(&job->progress);
+	printf("added fid %" G_GUINT32_FORMAT ": %s\n", fid, it->path);
+	job->added++;
+	return true;
+}
+
+static void add_all(struct add_job *job)
+{
+	for (guint i = 0; i < job->items->len && !kc_sigint_caught(); i++) {
+		test_interrupt(job);
+		if (kc_sigint_caught() || !add_one(job, job->items->pdata[i]))
+			break;
+	}
+}
+
+/* Commit what was added (a consistent library either way), or nothing when nothing was. */
+static int finish(struct add_job *job)
+{
+	g_autoptr(GError) error = NULL;
+	bool ok;
+
+	if (job->added)
+		ok = km_transaction_commit(job->tx, &error);
+	else
+		ok = km_transaction_rollback(job->tx, &error);
+	if (!ok)
+		return kc_fail_gerror(job->ctx, job->ctx->image, error);
+	printf("%u added, %u duplicate%s skipped, %u not added%s\n", job->added, job->duplicates,
+	       job->duplicates == 1 ? "" : "s", job->refused,
+	       kc_sigint_caught() ? " (interrupted: the tracks added so far are committed)" : "");
+	if (kc_sigint_caught())
+		return ADD_EXIT_INTERRUPTED;
+	return job->failed ? KC_EXIT_FAIL : KC_EXIT_OK;
+}
+
+static int run_job(struct add_job *job)
+{
+	g_autoptr(GError) error = NULL;
+	struct sigaction old;
+	int status;
+
+	job->tx = km_library_begin(job->kl.lib, &error);
+	if (!job->tx)
+		return kc_fail_gerror(job->ctx, job->ctx->image, error);
+	job->cancellable = g_cancellable_new();
+	kc_progress_init(&job->progress, add_progress, job->items->len, job->total_bytes);
+	kc_sigint_catch(&old);
+	add_all(job);
+	status = finish(job);
+	sigaction(SIGINT, &old, NULL);
+	g_clear_object(&job->cancellable);
+	g_clear_object(&job->tx);
+	return status;
+}
+
+static int add_run(struct kc_ctx *ctx)
+{
+	struct add_job job = { .ctx = ctx, .items = g_ptr_array_new_with_free_func(item_free) };
+	int status;
+
+	for (int i = 0; i < ctx->argc; i++)
+		queue_path(&job, ctx->argv[i], true, 0);
+	status = kc_library_open(ctx, true, false, &job.kl);
+	if (!status) {
+		status = run_job(&job);
+		status = kc_library_close(ctx, &job.kl, status);
+	}
+	g_ptr_array_unref(job.items);
+	return status;
+}
+
+const struct kc_command kc_cmd_add = {
+	.name = "add", .args = "FILE|DIR...",
+	.summary = "Add tracks (MP3, Ogg Vorbis, FLAC, WAV, WMA); smalldb is rewritten once",
+	.options = add_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
+	.run = add_run,
+};

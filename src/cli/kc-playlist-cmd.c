@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kc-playlist-cmd.c - karmactl playlist: list, show, and the changes
+ * (create, rename, delete, add, remove, move), each change one transaction.
+ * A playlist is named by its fid or by its name (its title), when only one
+ * playlist has that name.
+ */
+#include "kc-library.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "km-playlist.h"
+
+static const GOptionEntry playlist_options[] = {
+	KC_PARTITION_OPTION,
+	{ NULL }
+};
+
+static bool is_playlist(const KmProperties *p)
+{
+	return p && g_strcmp0(km_properties_get(p, "type"), "playlist") == 0;
+}
+
+static const char *title_of(const KmProperties *p)
+{
+	const char *t = km_properties_get(p, "title");
+
+	return t ? t : "";
+}
+
+/* NAME or FID: a fid of a playlist, or the one playlist of that name. */
+static int find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid)
+{
+	g_autoptr(GPtrArray) all = NULL;
+	unsigned found = 0;
+
+	if (kc_fid_from_string(arg, fid) && is_playlist(km_library_lookup(lib, *fid)))
+		return KC_EXIT_OK;
+	all = km_library_list(lib);
+	for (guint i = 0; i < all->len; i++) {
+		if (!is_playlist(all->pdata[i]) || strcmp(title_of(all->pdata[i]), arg) != 0)
+			continue;
+		*fid = km_properties_get_fid(all->pdata[i]);
+		found++;
+	}
+	if (found == 1)
+		return KC_EXIT_OK;
+	if (found)
+		return kc_failf(ctx, "%u playlists are named '%s': give the fid of one", found,
+				arg);
+	return kc_failf(ctx, "no playlist named '%s'", arg);
+}
+
+static int parse_index(struct kc_ctx *ctx, const char *s, guint *index)
+{
+	guint64 v;
+
+	if (!g_ascii_string_to_unsigned(s, 10, 0, KM_PLAYLIST_MAX_ENTRIES, &v, NULL))
+		return kc_usage(ctx, "not an entry index: '%s'", s);
+	*index = (guint)v;
+	return KC_EXIT_OK;
+}
+
+static GArray *entries_of(struct kc_ctx *ctx, const KmProperties *pl)
+{
+	g_autoptr(GError) error = NULL;
+	GArray *entries = km_playlist_from_properties(pl, &error);
+
+	if (!entries)
+		kc_fail_gerror(ctx, title_of(pl), error);
+	return entries;
+}
+
+/* ---- list, show (read-only) ---- */
+
+static int list_playlists(struct kc_ctx *ctx, KmLibrary *lib)
+{
+	g_autoptr(GPtrArray) all = km_library_list(lib);
+
+	for (guint i = 0; i < all->len; i++) {
+		g_autoptr(GArray) entries = NULL;
+
+		if (!is_playlist(all->pdata[i]))
+			continue;
+		entries = entries_of(ctx, all->pdata[i]);
+		printf("fid %" G_GUINT32_FORMAT ": %s (%u entries)\n",
+		       km_properties_get_fid(all->pdata[i]), title_of(all->pdata[i]),
+		       entries ? entries->len : 0);
+	}
+	return KC_EXIT_OK;
+}
+
+/* One line per entry: its index, its fid, and the track, or why it names none. */
+static int show_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *name)
+{
+	g_autoptr(GArray) entries = NULL;
+	guint32 fid;
+	int status = find_playlist(ctx, lib, name, &fid);
+
+	if (status)
+		return status;
+	entries = entries_of(ctx, km_library_lookup(lib, fid));
+	if (!entries)
+		return KC_EXIT_FAIL;
+	for (guint i = 0; i < entries->len; i++) {
+		const KmPlaylistEntry *e = &g_array_index(entries, KmPlaylistEntry, i);
+		KmProperties *t = km_library_resolve(lib, e->fid, e->generation);
+		const char *artist = t ? km_properties_get(t, "artist") : NULL;
+
+		printf("%u: fid %" G_GUINT32_FORMAT ": ", i, e->fid);
+		if (t)
+			printf("%s%s%s\n", artist ? artist : "", artist ? " - " : "", title_of(t));
+		else if (km_library_lookup(lib, e->fid))
+			printf("(dangling: the fid now holds another object)\n");
+		else
+			printf("(dangling: the track is gone)\n");
+	}
+	return KC_EXIT_OK;
+}
+
+static int run_read_only(struct kc_ctx *ctx, const char *sub)
+{
+	struct kc_library kl;
+	int status;
+
+	if (strcmp(sub, "list") == 0 && ctx->argc != 1)
+		return kc_usage(ctx, "playlist list takes no argument");
+	if (strcmp(sub, "show") == 0 && ctx->argc != 2)
+		return kc_usage(ctx, "playlist show NAME|FID");
+	status = kc_library_open(ctx, false, false, &kl);
+	if (status)
+		return status;
+	if (strcmp(sub, "list") == 0)
+		status = list_playlists(ctx, kl.lib);
+	else
+		status = show_playlist(ctx, kl.lib, ctx->argv[1]);
+	return kc_library_close(ctx, &kl, status);
+}
+
+/* ---- the changes ---- */
+
+static int create(struct kc_ctx *ctx, KmTransaction *tx)
+{
+	g_autoptr(GError) error = NULL;
+	guint32 fid;
+
+	if (!km_transaction_playlist_create(tx, ctx->argv[1], &fid, &error))
+		return kc_fail_gerror(ctx, ctx->argv[1], error);
+	printf("created playlist fid %" G_GUINT32_FORMAT ": %s\n", fid, ctx->argv[1]);
+	return KC_EXIT_OK;
+}
+
+/* add NAME FID...: appended in the order given. */
+static int add_entries(struct kc_ctx *ctx, KmTransaction *tx, guint32 pl, GError **error)
+{
+	for (int i = 2; i < ctx->argc; i++) {
+		guint32 fid;
+		int status = kc_parse_fid(ctx, ctx->argv[i], &fid);
+
+		if (status)
+			return status;
+		if (!km_transaction_playlist_insert(tx, pl, fid, -1, error))
+			return KC_EXIT_FAIL;
+	}
+	return KC_EXIT_OK;
+}
+
+static gint compare_uint(gconstpointer a, gconstpointer b)
+{
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* remove NAME INDEX...: the indexes of the list as it was, so removed from the last. */
+static int remove_entries(struct kc_ctx *ctx, KmTransaction *tx, guint32 pl, GError **error)
+{
+	g_autoptr(GArray) indexes = g_array_new(FALSE, FALSE, sizeof(guint));
+
+	for (int i = 2; i < ctx->argc; i++) {
+		guint index;
+		int status = parse_index(ctx, ctx->argv[i], &index);
+
+		if (status)
+			return status;
+		g_array_append_val(indexes, index);
+	}
+	g_array_sort(indexes, compare_uint);
+	for (guint i = indexes->len; i-- > 0;) {
+		guint index = g_array_index(indexes, guint, i);
+
+		if (i + 1 < indexes->len && index == g_array_index(indexes, guint, i + 1))
+			continue;
+		if (!km_transaction_playlist_remove_at(tx, pl, index, error))
+			return KC_EXIT_FAIL;
+	}
+	return KC_EXIT_OK;
+}
+
+static int move_entry(struct kc_ctx *ctx, KmTransaction *tx, guint32 pl, GError **error)
+{
+	guint from = 0, to = 0;
+	int status = parse_index(ctx, ctx->argv[2], &from);
+
+	if (!status)
+		status = parse_index(ctx, ctx->argv[3], &to);
+	if (status)
+		return status;
+	return km_transaction_playlist_move(tx, pl, from, to, error) ? KC_EXIT_OK : KC_EXIT_FAIL;
+}
+
+/* The changes to an existing playlist: argv[0] the subcommand, argv[1] the playlist. */
+static int change(struct kc_ctx *ctx, KmTransaction *tx, void *data)
+{
+	const char *sub = ctx->argv[0];
+	g_autoptr(GError) error = NULL;
+	guint32 pl;
+	int status;
+
+	if (strcmp(sub, "create") == 0)
+		return create(ctx, tx);
+	status = find_playlist(ctx, km_transaction_get_library(tx), ctx->argv[1], &pl);
+	if (status)
+		return status;
+	if (strcmp(sub, "rename") == 0)
+		status = km_transaction_playlist_rename(tx, pl, ctx->argv[2], &error) ?
+			 KC_EXIT_OK : KC_EXIT_FAIL;
+	else if (strcmp(sub, "delete") == 0)
+		status = km_transaction_playlist_delete(tx, pl, &error) ? KC_EXIT_OK : KC_EXIT_FAIL;
+	else if (strcmp(sub, "add") == 0)
+		status = add_entries(ctx, tx, pl, &error);
+	else if (strcmp(sub, "remove") == 0)
+		status = remove_entries(ctx, tx, pl, &error);
+	else
+		status = move_entry(ctx, tx, pl, &error);
+	if (error)
+		return kc_fail_gerror(ctx, ctx->argv[1], error);
+	if (!status)
+		printf("playlist fid %" G_GUINT32_FORMAT ": %s done\n", pl, sub);
+	return status;
+}
+
+/* The subcommands and how many arguments each takes after its name (-1: at least). */
+static const struct {
+	const char *name;
+	int n_args;
+	const char *usage;
+} subcommands[] = {
+	{ "create", 1, "NAME" },	{ "rename", 2, "OLD NEW" },
+	{ "delete", 1, "NAME|FID" },	{ "add", -2, "NAME|FID FID..." },
+	{ "remove", -2, "NAME|FID INDEX..." }, { "move", 3, "NAME|FID FROM TO" },
+};
+
+static int playlist_run(struct kc_ctx *ctx)
+{
+	const char *sub = ctx->argv[0];
+	int n = ctx->argc - 1;
+
+	if (strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0)
+		return run_read_only(ctx, sub);
+	for (size_t i = 0; i < G_N_ELEMENTS(subcommands); i++) {
+		int want = subcommands[i].n_args;
+
+		if (strcmp(sub, subcommands[i].name) != 0)
+			continue;
+		if (want >= 0 ? n != want : n < -want)
+			return kc_usage(ctx, "playlist %s %s", sub, subcommands[i].usage);
+		return kc_library_edit(ctx, change, NULL);
+	}
+	return kc_usage(ctx, "unknown playlist command '%s'", sub);
+}
+
+const struct kc_command kc_cmd_playlist = {
+	.name = "playlist", .args = "SUBCOMMAND ...",
+	.summary = "Playlists: list, show, create, rename, delete, add, remove, move",
+	.description = "Subcommands (a playlist is named by its name or its fid):\n"
+		       "  list                         every playlist\n"
+		       "  show NAME|FID                its entries, numbered from 0\n"
+		       "  create NAME                  a new, empty playlist\n"
+		       "  rename OLD NEW\n"
+		       "  delete NAME|FID\n"
+		       "  add NAME|FID FID...          append tracks\n"
+		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"
+		       "  move NAME|FID FROM TO        move an entry to index TO",
+	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
+	.run = playlist_run,
+};

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-library-verify-content.c - the checks of verify that look inside
+ * objects rather than at which files exist: every playlist entry names a
+ * track that is there (repair drops the ones that do not), and, when asked,
+ * every data file reads in full (a damaged extent shows only when read).
+ */
+#include "km-verify-plan.h"
+
+#include <string.h>
+
+#include "km-playlist.h"
+
+/* Bytes per read: large requests, as the core serves a whole extent per call. */
+#define READ_CHUNK (1u << 20)
+
+/* ---- playlist entries ---- */
+
+/* Why entry e names no object of plan->objects, or NULL when it names one. */
+static char *dangling_reason(Plan *plan, const KmPlaylistEntry *e)
+{
+	KmProperties *target = g_hash_table_lookup(plan->objects, GUINT_TO_POINTER(e->fid));
+	guint64 generation;
+
+	if (!target)
+		return g_strdup_printf("fid %u is gone", e->fid);
+	if (!km_properties_get_uint(target, "fid_generation", &generation))
+		return g_strdup_printf("fid %u has no fid_generation (the entry has %u)", e->fid,
+				       e->generation);
+	if (generation != e->generation)
+		return g_strdup_printf("fid %u is now another object (generation %" G_GUINT64_FORMAT
+				       ", the entry has %u)", e->fid, generation, e->generation);
+	return NULL;
+}
+
+static void check_playlist(Plan *plan, KmProperties *playlist)
+{
+	guint32 fid = km_properties_get_fid(playlist);
+	g_autoptr(GArray) entries = NULL;
+	g_autoptr(GArray) kept = NULL;
+	g_autoptr(KmProperties) fixed = NULL;
+	g_autoptr(GError) error = NULL;
+	const char *title;
+
+	entries = km_playlist_from_properties(playlist, &error);
+	if (!entries) {
+		km_verify_add_finding(plan, KM_VERIFY_BAD_PROPERTIES, fid, FALSE,
+				      g_strdup_printf("fid %u: the playlist: %s", fid,
+						      error->message));
+		return;
+	}
+	title = km_properties_get(playlist, "title");
+	kept = g_array_new(FALSE, FALSE, sizeof(KmPlaylistEntry));
+	for (guint i = 0; i < entries->len; i++) {
+		const KmPlaylistEntry *e = &g_array_index(entries, KmPlaylistEntry, i);
+		char *why = dangling_reason(plan, e);
+
+		if (!why) {
+			g_array_append_val(kept, *e);
+			continue;
+		}
+		km_verify_add_finding(plan, KM_VERIFY_DANGLING_ENTRY, fid, TRUE,
+				      g_strdup_printf("fid %u: playlist '%s', entry %u: %s", fid,
+						      title ? title : "", i, why));
+		g_free(why);
+	}
+	if (kept->len == entries->len)
+		return;
+	/* Written last, this put wins over an earlier one of the same playlist. */
+	fixed = km_properties_copy(playlist);
+	km_playlist_to_properties(fixed, kept);
+	km_change_set_put(plan->cs, fixed);
+	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(fid), km_properties_ref(fixed));
+}
+
+void km_verify_check_playlists(Plan *plan)
+{
+	g_autoptr(GPtrArray) objects = km_library_sorted(plan->objects);
+
+	for (guint i = 0; i < objects->len; i++) {
+		KmProperties *object = objects->pdata[i];
+
+		if (g_strcmp0(km_properties_get(object, "type"), "playlist") == 0)
+			check_playlist(plan, object);
+	}
+}
+
+/* ---- track data ---- */
+
+static void unreadable(Plan *plan, guint32 fid, char *message)
+{
+	km_verify_add_finding(plan, KM_VERIFY_UNREADABLE, fid, FALSE, message);
+}
+
+static void read_one(KmLibrary *lib, Plan *plan, const KmScanEntry *e, guint8 *buf)
+{
+	guint64 done = 0;
+
+	while (done < e->data_size) {
+		size_t want = (size_t)MIN((guint64)READ_CHUNK, e->data_size - done);
+		int64_t n = omfs_read(lib->fs, e->data_ino, done, buf, want);
+
+		if (n < 0) {
+			unreadable(plan, e->fid,
+				   g_strdup_printf("fid %u: reading the data file at byte %"
+						   G_GUINT64_FORMAT ": %s (%s)", e->fid, done,
+						   g_strerror((int)-n), omfs_errmsg(lib->fs)));
+			return;
+		}
+		if (n == 0) {
+			unreadable(plan, e->fid,
+				   g_strdup_printf("fid %u: the data file ends at byte %"
+						   G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+						   e->fid, done, e->data_size));
+			return;
+		}
+		done += (guint64)n;
+	}
+}
+
+gboolean km_verify_read_data(KmLibrary *lib, Plan *plan, const KmScan *scan,
+			     GCancellable *cancellable, GError **error)
+{
+	g_autoptr(GPtrArray) objects = km_library_sorted(plan->objects);
+	g_autofree guint8 *buf = g_malloc(READ_CHUNK);
+
+	for (guint i = 0; i < objects->len; i++) {
+		guint32 fid = km_properties_get_fid(objects->pdata[i]);
+		const KmScanEntry *e = g_hash_table_lookup(scan->entries, GUINT_TO_POINTER(fid));
+
+		if (g_cancellable_set_error_if_cancelled(cancellable, error))
+			return FALSE;
+		/* a problem found without reading is reported already */
+		if (e && e->data_ino != OMFS_NIL && !e->data_problem)
+			read_one(lib, plan, e, buf);
+	}
+	return TRUE;
+}

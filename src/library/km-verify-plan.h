@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-verify-plan.h - (internal) what the files of verify share: the plan of
+ * findings and repairs that km-library-verify.c builds, and the checks of
+ * km-library-verify-content.c (track data, playlist entries) that add to it.
+ */
+#ifndef KM_VERIFY_PLAN_H
+#define KM_VERIFY_PLAN_H
+
+#include "km-library-private.h"
+#include "km-verify.h"
+
+G_BEGIN_DECLS
+
+/* What verify found and what repair would do about it. */
+typedef struct {
+	KmVerifyReport *report;
+	KmChangeSet *cs;	/* files to write and to remove */
+	GHashTable *objects;	/* the library the files describe */
+	GHashTable *rows;	/* smalldb's rows by fid (empty without smalldb) */
+	GHashTable *deleted;	/* fids the player deleted (smalldb bitmap) */
+	gboolean rewrite;	/* smalldb must be written */
+	gboolean remove_temp;	/* var/smalldb.new is left over */
+} Plan;
+
+/* A finding (message taken); the message names the fid itself. */
+void km_verify_add_finding(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
+			   char *message);
+
+/* ---- km-library-verify-content.c ---- */
+
+/* Every playlist entry of plan->objects names an object there, of its generation. */
+void km_verify_check_playlists(Plan *plan);
+/* Read the data file of every object of plan->objects in full. */
+gboolean km_verify_read_data(KmLibrary *lib, Plan *plan, const KmScan *scan,
+			     GCancellable *cancellable, GError **error);
+
+G_END_DECLS
+
+#endif
