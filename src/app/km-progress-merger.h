@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-progress-merger.h - one job's progress, from the worker to the main
+ * context: the worker reports as often as it likes, the main context sees at
+ * most one pending update (one idle source carrying the newest snapshot), as
+ * GNOME Disks' local job does. The merger also measures the rate.
+ */
+#ifndef KM_PROGRESS_MERGER_H
+#define KM_PROGRESS_MERGER_H
+
+#include "km-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KmProgressMerger KmProgressMerger;
+
+/* The counts a test checks: merged means reports >> dispatches, max_pending 1. */
+typedef struct {
+	guint64 reports;	/* km_progress_merger_report() calls */
+	guint64 dispatches;	/* callbacks run on the main context */
+	guint pending;		/* idle sources pending now */
+	guint max_pending;	/* most idle sources pending at once */
+} KmProgressStats;
+
+/* On the main context (context): callback gets session (referenced) and data. */
+KmProgressMerger *km_progress_merger_new(GMainContext *context, KmSession *session,
+					 KmProgressCallback callback, gpointer data,
+					 GDestroyNotify notify, GCancellable *cancellable,
+					 KmProgressStats *stats);
+/*
+ * On the worker: keep a copy of progress (rate and seconds_left filled in
+ * here) and make sure one idle source will deliver it.
+ */
+void km_progress_merger_report(KmProgressMerger *merger, const KmProgress *progress);
+/* The job is over: notify runs on the main context after the last update. */
+void km_progress_merger_finish(KmProgressMerger *merger);
+
+G_END_DECLS
+
+#endif
