@@ -22,6 +22,9 @@ typedef struct {
 	guint max_pending;	/* most idle sources pending at once */
 } KmProgressStats;
 
+/* A consistent copy of stats (the worker may be writing them). */
+void km_progress_stats_get(const KmProgressStats *stats, KmProgressStats *copy);
+
 /* On the main context (context): callback gets session (referenced) and data. */
 KmProgressMerger *km_progress_merger_new(GMainContext *context, KmSession *session,
 					 KmProgressCallback callback, gpointer data,

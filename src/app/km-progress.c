@@ -61,6 +61,13 @@ struct _KmProgressMerger {
 
 static GMutex stats_lock;
 
+void km_progress_stats_get(const KmProgressStats *stats, KmProgressStats *copy)
+{
+	g_mutex_lock(&stats_lock);
+	*copy = *stats;
+	g_mutex_unlock(&stats_lock);
+}
+
 KmProgressMerger *km_progress_merger_new(GMainContext *context, KmSession *session,
 					 KmProgressCallback callback, gpointer data,
 					 GDestroyNotify notify, GCancellable *cancellable,

@@ -76,6 +76,7 @@ struct _KmSession {
 	/* For tests (km_session_get_debug_stats()). */
 	KmProgressStats progress_stats;	/* under the merger's lock */
 	gint library_calls;		/* atomic */
+	gint jobs_run;			/* atomic: jobs the worker has finished */
 };
 
 /* km-session.c, for the other files of the session */
@@ -148,9 +149,12 @@ void km_session_clear_lists(KmSession *session);
 /* The capacity properties changed (km-session.c). */
 void km_session_set_capacity(KmSession *session, guint64 total, guint64 free_bytes);
 
-/* For tests: the progress counts, and how many library calls the worker made. */
+/*
+ * For tests: the progress counts, how many library calls the worker made, and
+ * how many jobs it has finished (counted before their results are posted).
+ */
 void km_session_get_debug_stats(KmSession *session, KmProgressStats *progress,
-				guint *library_calls);
+				guint *library_calls, guint *jobs_run);
 /* For tests: the worker thread. */
 GThread *km_session_get_worker_thread(KmSession *session);
 

@@ -236,6 +236,9 @@ static gboolean job_done_on_main(gpointer data)
 		g_task_return_error(task, g_steal_pointer(&job->error));
 		break;
 	}
+	/* The job is over: progress_notify now, not when the caller drops the result. */
+	if (job->progress)
+		km_progress_merger_finish(g_steal_pointer(&job->progress));
 	if (--session->n_jobs == 0)
 		g_object_notify_by_pspec(G_OBJECT(session), props[PROP_BUSY]);
 	g_object_unref(task);
@@ -259,6 +262,7 @@ static void run_job(KmSession *session, KmJob *job)
 				      job->report);
 		g_clear_error(&worker->fail_error);
 	}
+	g_atomic_int_inc(&session->jobs_run);
 	km_session_post_to_main(session, job_done_on_main, job, NULL);
 }
 
@@ -346,11 +350,11 @@ gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
 }
 
 void km_session_get_debug_stats(KmSession *session, KmProgressStats *progress,
-				guint *library_calls)
+				guint *library_calls, guint *jobs_run)
 {
-	/* The merger writes the counts on the worker; a job's end orders them before us. */
-	*progress = session->progress_stats;
+	km_progress_stats_get(&session->progress_stats, progress);
 	*library_calls = (guint)g_atomic_int_get(&session->library_calls);
+	*jobs_run = (guint)g_atomic_int_get(&session->jobs_run);
 }
 
 GThread *km_session_get_worker_thread(KmSession *session)
