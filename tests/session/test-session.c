@@ -242,6 +242,7 @@ static void test_add_cancel(void)
 	su_gate_release(gate);
 	report = km_session_add_files_finish(session, su_wait(&result), &error);
 	g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+	g_clear_error(&error);
 	g_assert_nonnull(report);
 	g_assert_error(report->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 	g_assert_cmpuint(report->counts[KM_ITEM_DONE], ==, 1);
