@@ -87,6 +87,8 @@ void km_session_post_to_main(KmSession *session, GSourceFunc func, gpointer data
 /* From the worker: the state changes; error (failed only) emits `failed` with report. */
 void km_session_post_state(KmSession *session, KmSessionState state, const GError *error,
 			   KmReport *report);
+/* On the main context: emit `failed`. */
+void km_session_emit_failed(KmSession *session, const GError *error, KmReport *report);
 /* On the worker: close the library and the source, whatever their state. */
 void km_worker_shutdown(KmSession *session);
 
