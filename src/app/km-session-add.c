@@ -234,11 +234,10 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 	add->bytes_before += file->size;
 	km_worker_mark_dirty(add->job->session, file->fid);
 	g_ptr_array_add(add->batch, file);
+	/* A commit that fails: finish_stopped() reports the batch, this file in it. */
 	if (add->batch->len >= ADD_BATCH_FILES ||
-	    g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US) {
-		if (!commit_batch(add, &local))
-			goto stop;
-	}
+	    g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US)
+		return commit_batch(add, error);
 	return TRUE;
 
 stop:
@@ -265,7 +264,8 @@ static void finish_stopped(AddJob *add, guint next, GError **stop)
 		g_clear_error(stop);
 		*stop = commit_error;
 	}
-	not_saved = g_strdup_printf("Not saved: %s", (*stop)->message);
+	/* A commit cut short is finished or forgotten by the next open: we cannot say which. */
+	not_saved = g_strdup_printf("Maybe not saved: %s", (*stop)->message);
 	for (guint i = 0; i < add->batch->len; i++) {
 		KmWalkFile *file = add->batch->pdata[i];
 

@@ -426,6 +426,7 @@ static void test_device_fails(void)
 	g_assert_cmpuint(report->counts[KM_ITEM_FAILED], >=, 1);
 	g_assert_cmpuint(report->counts[KM_ITEM_FAILED] + report->counts[KM_ITEM_NOT_DONE], ==,
 			 3);
+	g_assert_cmpuint(report->items->len, ==, 3);
 	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_FAILED);
 
 	/* Every later job fails cleanly; closing releases the device. */
