@@ -347,6 +347,34 @@ static void test_progress_merged(void)
 	su_close(session);
 }
 
+/* The rate follows the last few seconds, not the whole job. */
+static void test_rate(void)
+{
+	KmRateMeter meter = { 0 };
+	const gint64 s = G_USEC_PER_SEC;
+
+	g_assert_cmpfloat(km_rate_meter_add(&meter, 10 * s, 0), ==, 0.0);
+	/* Too soon to tell. */
+	g_assert_cmpfloat(km_rate_meter_add(&meter, 10 * s + s / 20, 500000), ==, 0.0);
+	g_assert_cmpfloat(km_rate_meter_add(&meter, 11 * s, 1000000), ==, 1000000.0);
+	g_assert_cmpfloat(km_rate_meter_add(&meter, 12 * s, 3000000), ==, 1500000.0);
+	/* Stalled for three seconds: the old samples leave the window. */
+	g_assert_cmpfloat(km_rate_meter_add(&meter, 15 * s, 3000000), ==, 0.0);
+	g_assert_cmpfloat(km_rate_meter_add(&meter, 16 * s, 5000000), ==, 2000000.0);
+	/* A long steady run: once the burst left the window, the steady rate. */
+	for (gint64 t = 17; t < 200; t++) {
+		double rate = km_rate_meter_add(&meter, t * s, 5000000 + (guint64)(t - 16) * 100);
+
+		if (t >= 19)
+			g_assert_cmpfloat(rate, ==, 100.0);
+	}
+	/* Many reports within a sample's spacing add no sample: 197 s to 200 s are kept. */
+	for (gint64 t = 0; t < 1000; t++)
+		km_rate_meter_add(&meter, 200 * s + t, 5000000);
+	g_assert_cmpuint(meter.n, ==, 4);
+	g_assert_cmpuint(meter.n, <=, KM_RATE_SAMPLES);
+}
+
 /* ---- a device that fails --------------------------------------------------- */
 
 static const struct omfs_blockdev *mem_open(gpointer data, KmSession *session,
@@ -446,6 +474,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/session/playlists", test_playlists);
 	g_test_add_func("/session/export", test_export);
 	g_test_add_func("/session/progress-merged", test_progress_merged);
+	g_test_add_func("/session/rate", test_rate);
 	g_test_add_func("/session/device-fails", test_device_fails);
 	return g_test_run();
 }
