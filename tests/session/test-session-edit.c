@@ -139,6 +139,52 @@ static void assert_entries(KmPlaylistItem *item, const guint32 *want, guint n)
 	}
 }
 
+/* Entries that do not resolve: counted, addressed by index, not in the tracks model. */
+static void test_playlist_item(void)
+{
+	g_autoptr(KmProperties) props = km_properties_new();
+	g_autoptr(KmTrack) a = NULL, b = NULL;
+	g_autoptr(KmPlaylistItem) item = NULL;
+	const guint32 fids[3] = { 0x110, 0x120, 0x130 };
+	const struct {
+		const char *bitrate;
+		guint kbps;
+	} rates[] = { { "vs192", 192 }, { "fs999", 999 }, { "fs", 0 }, { "192", 192 },
+		      { "fs99999999999", 0 }, { "fs12x", 0 } };
+	KmTrack *tracks[3];
+
+	km_properties_set_fid(props, 0x110);
+	a = km_track_new(props);
+	km_properties_set_fid(props, 0x130);
+	b = km_track_new(props);
+	tracks[0] = a;
+	tracks[1] = NULL;
+	tracks[2] = b;
+	item = km_playlist_item_new(0x200, "Mixed", fids, tracks, 3);
+	g_assert_cmpuint(km_playlist_item_get_n_entries(item), ==, 3);
+	g_assert_null(km_playlist_item_get_entry_track(item, 1));
+	g_assert_cmpuint(km_playlist_item_get_entry_fid(item, 1), ==, 0x120);
+	g_assert_cmpuint(g_list_model_get_n_items(km_playlist_item_get_tracks(item)), ==, 2);
+	g_assert_cmpuint(km_playlist_item_get_entry_index(item, 0), ==, 0);
+	g_assert_cmpuint(km_playlist_item_get_entry_index(item, 1), ==, 2);
+	/* An absent title reads as "", the other tags as NULL or 0. */
+	g_assert_cmpstr(km_track_get_title(a), ==, "");
+	g_assert_null(km_track_get_artist(a));
+	g_assert_cmpuint(km_track_get_year(a), ==, 0);
+	g_assert_cmpuint(km_track_get_bitrate_kbps(a), ==, 0);
+
+	/* Values as a player (or a hostile disk) may store them. */
+	for (guint i = 0; i < G_N_ELEMENTS(rates); i++) {
+		g_autoptr(KmTrack) track = NULL;
+
+		km_properties_set(props, "bitrate", rates[i].bitrate);
+		km_properties_set(props, "year", "19x9");
+		track = km_track_new(props);
+		g_assert_cmpuint(km_track_get_bitrate_kbps(track), ==, rates[i].kbps);
+		g_assert_cmpuint(km_track_get_year(track), ==, 0);
+	}
+}
+
 static void test_playlists(void)
 {
 	g_autofree char *image = su_demo_image();
@@ -471,6 +517,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/session/remove", test_remove);
 	g_test_add_func("/session/tags", test_tags);
+	g_test_add_func("/session/playlist-item", test_playlist_item);
 	g_test_add_func("/session/playlists", test_playlists);
 	g_test_add_func("/session/export", test_export);
 	g_test_add_func("/session/progress-merged", test_progress_merged);

@@ -96,6 +96,12 @@ static void on_items_changed(GListModel *list, guint position, guint removed, gu
 		changes->adding_signals++;
 }
 
+static void count_notify(gpointer data)
+{
+	g_assert_true(g_thread_self() == main_thread);
+	(*(guint *)data)++;
+}
+
 static void test_add(void)
 {
 	g_autofree char *image = su_demo_image();
@@ -106,12 +112,15 @@ static void test_add(void)
 	g_autoptr(KmReport) report = NULL;
 	g_autoptr(GArray) fids = NULL;
 	Changes changes = { 0 };
+	guint free_notifies = 0;
 	guint64 free_before = km_session_get_free_bytes(session);
 	guint n_tunes;
 
 	for (guint i = 0; i < 20; i++)
 		g_ptr_array_add(paths, su_demo_wav(NULL, 100 + i));
 	g_signal_connect(tracks, "items-changed", G_CALLBACK(on_items_changed), &changes);
+	g_signal_connect_swapped(session, "notify::free-bytes", G_CALLBACK(count_notify),
+				 &free_notifies);
 	report = su_add(session, (char **)paths->pdata, paths->len, KM_ADD_FLAGS_NONE, &error);
 	g_assert_no_error(error);
 	g_assert_nonnull(report);
@@ -124,6 +133,9 @@ static void test_add(void)
 	g_assert_cmpuint(changes.removed, ==, 0);
 	g_assert_cmpuint(changes.adding_signals, >=, 3);
 	g_assert_cmpuint(km_session_get_free_bytes(session), <, free_before);
+	/* The capacity follows each batch's commit. */
+	g_assert_cmpuint(free_notifies, >=, 3);
+	g_signal_handlers_disconnect_by_data(session, &free_notifies);
 	for (guint i = 0; i < report->items->len; i++) {
 		KmReportItem *item = report->items->pdata[i];
 
@@ -149,6 +161,51 @@ static const KmReportItem *find_item(KmReport *report, const char *path)
 			return item;
 	}
 	g_assert_not_reached();
+}
+
+/* An MP3 made by lame: its tags reach the KmTrack the list shows. */
+static void test_add_mp3(void)
+{
+	g_autofree char *lame = g_find_program_in_path("lame");
+	g_autofree char *image = NULL, *wav = NULL, *mp3 = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) report = NULL;
+	KmSession *session;
+	KmTrack *track;
+	int status;
+
+	if (!lame) {
+		g_test_skip("lame is not installed");
+		return;
+	}
+	wav = su_big_wav("source.wav", 44100 * 4 * 2, 77);
+	mp3 = su_tmp_path("song.mp3");
+	g_spawn_sync(NULL, (char *[]){ lame, (char *)"--quiet", (char *)"-b", (char *)"128",
+				       (char *)"--tt", (char *)"Sóng", (char *)"--ta",
+				       (char *)"Ártist", (char *)"--tl", (char *)"Álbum",
+				       (char *)"--ty", (char *)"2005", (char *)"--tn",
+				       (char *)"4", wav, mp3, NULL },
+		     NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+	g_assert_no_error(error);
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	image = su_demo_image();
+	session = su_open(image);
+	report = su_add(session, &mp3, 1, KM_ADD_FLAGS_NONE, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(report->counts[KM_ITEM_DONE], ==, 1);
+	track = km_session_lookup_track(session, ((KmReportItem *)report->items->pdata[0])->fid);
+	g_assert_nonnull(track);
+	g_assert_cmpstr(km_track_get_codec(track), ==, "mp3");
+	g_assert_cmpstr(km_track_get_bitrate(track), ==, "fs128");
+	g_assert_cmpuint(km_track_get_bitrate_kbps(track), ==, 128);
+	g_assert_cmpstr(km_track_get_title(track), ==, "Sóng");
+	g_assert_cmpstr(km_track_get_artist(track), ==, "Ártist");
+	g_assert_cmpstr(km_track_get_album(track), ==, "Álbum");
+	g_assert_cmpuint(km_track_get_year(track), ==, 2005);
+	g_assert_cmpuint(km_track_get_track_number(track), ==, 4);
+	g_assert_cmpuint(km_track_get_duration(track), >=, 1900);
+	g_assert_cmpuint(km_track_get_duration(track), <=, 2100);
+	su_close(session);
 }
 
 /* Duplicates skipped with a reason (or copied on request), text refused, folders walked. */
@@ -399,6 +456,7 @@ int main(int argc, char **argv)
 	main_thread = g_thread_self();
 	g_test_add_func("/session/demo", test_demo);
 	g_test_add_func("/session/add", test_add);
+	g_test_add_func("/session/add-mp3", test_add_mp3);
 	g_test_add_func("/session/add-skips", test_add_skips);
 	g_test_add_func("/session/add-cancel", test_add_cancel);
 	g_test_add_func("/session/add-cancel-item", test_add_cancel_item);
