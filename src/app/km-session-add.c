@@ -243,9 +243,10 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 stop:
 	if (g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		skip_file(add, file, KM_ITEM_CANCELLED, "Cancelled");
+	else if (g_error_matches(local, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL))
+		skip_file(add, file, KM_ITEM_NOT_DONE, local->message);
 	else
-		skip_file(add, file, g_error_matches(local, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL) ?
-			  KM_ITEM_NOT_DONE : KM_ITEM_FAILED, local->message);
+		skip_file(add, file, KM_ITEM_FAILED, local->message);
 	g_propagate_error(error, g_steal_pointer(&local));
 	return FALSE;
 }

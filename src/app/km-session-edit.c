@@ -138,8 +138,9 @@ static gboolean set_tags(KmJob *job, KmTransaction *tx, GError **error)
 	for (guint i = 0; i < edit->fids->len; i++) {
 		for (guint k = 0; k < G_N_ELEMENTS(tag_keys); k++) {
 			const char *value = edit->tags[k];
+			guint32 fid = edit_fid(edit, i);
 
-			if (value && !km_transaction_set_property(tx, edit_fid(edit, i), tag_keys[k],
+			if (value && !km_transaction_set_property(tx, fid, tag_keys[k],
 								  *value ? value : NULL, error))
 				return FALSE;
 		}

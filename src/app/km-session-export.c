@@ -74,8 +74,8 @@ static gboolean copy_data(KmJob *job, ExportJob *export, guint32 fid, guint64 si
 			return FALSE;
 		if (n == 0) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_CORRUPT,
-				    "Track %08x ends after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-				    " bytes", fid, offset, size);
+				    "Track %08x ends after %" G_GUINT64_FORMAT " of %"
+				    G_GUINT64_FORMAT " bytes", fid, offset, size);
 			return FALSE;
 		}
 		if (!write_all(fd, export->buf, (gsize)n, path, error))

@@ -91,13 +91,14 @@ static void store_remove(GListStore *store, guint32 fid)
 
 static void replace_all_tracks(KmSession *session, GPtrArray *tracks)
 {
+	guint n_old = g_list_model_get_n_items(G_LIST_MODEL(session->tracks));
+
 	g_hash_table_remove_all(session->track_by_fid);
 	for (guint i = 0; i < tracks->len; i++)
 		g_hash_table_insert(session->track_by_fid,
 				    GUINT_TO_POINTER(km_track_get_fid(tracks->pdata[i])),
 				    tracks->pdata[i]);
-	g_list_store_splice(session->tracks, 0, g_list_model_get_n_items(G_LIST_MODEL(session->tracks)),
-			    tracks->pdata, tracks->len);
+	g_list_store_splice(session->tracks, 0, n_old, tracks->pdata, tracks->len);
 }
 
 static void update_tracks(KmSession *session, KmListUpdate *update)
@@ -121,13 +122,12 @@ static KmPlaylistItem *make_playlist(KmSession *session, const KmListPlaylist *p
 {
 	guint n = playlist->fids->len;
 	g_autofree KmTrack **tracks = g_new0(KmTrack *, n ? n : 1);
+	const guint32 *fids = (const guint32 *)(gpointer)playlist->fids->data;
 
 	for (guint i = 0; i < n; i++)
 		if (g_array_index(playlist->resolved, gboolean, i))
-			tracks[i] = km_session_lookup_track(session,
-							    g_array_index(playlist->fids, guint32, i));
-	return km_playlist_item_new(playlist->fid, playlist->name,
-				    (const guint32 *)(gpointer)playlist->fids->data, tracks, n);
+			tracks[i] = km_session_lookup_track(session, fids[i]);
+	return km_playlist_item_new(playlist->fid, playlist->name, fids, tracks, n);
 }
 
 /* Same name, and the same entries naming the same KmTrack snapshots. */
@@ -138,10 +138,14 @@ static gboolean same_playlist(KmPlaylistItem *a, KmPlaylistItem *b)
 	if (g_strcmp0(km_playlist_item_get_name(a), km_playlist_item_get_name(b)) != 0 ||
 	    n != km_playlist_item_get_n_entries(b))
 		return FALSE;
-	for (guint i = 0; i < n; i++)
-		if (km_playlist_item_get_entry_fid(a, i) != km_playlist_item_get_entry_fid(b, i) ||
-		    km_playlist_item_get_entry_track(a, i) != km_playlist_item_get_entry_track(b, i))
+	for (guint i = 0; i < n; i++) {
+		if (km_playlist_item_get_entry_fid(a, i) != km_playlist_item_get_entry_fid(b, i))
 			return FALSE;
+		/* The same snapshot: a changed track is a new KmTrack. */
+		if (km_playlist_item_get_entry_track(a, i) !=
+		    km_playlist_item_get_entry_track(b, i))
+			return FALSE;
+	}
 	return TRUE;
 }
 
@@ -152,8 +156,9 @@ static void update_playlists(KmSession *session, KmListUpdate *update)
 	guint position = 0;
 
 	for (guint i = 0; i < update->playlists->len; i++) {
-		g_autoptr(KmPlaylistItem) item = make_playlist(session, update->playlists->pdata[i]);
-		guint32 fid = km_playlist_item_get_fid(item);
+		KmListPlaylist *playlist = update->playlists->pdata[i];
+		g_autoptr(KmPlaylistItem) item = make_playlist(session, playlist);
+		guint32 fid = playlist->fid;
 		g_autoptr(KmPlaylistItem) old = NULL;
 
 		while (position < g_list_model_get_n_items(list) && item_fid(list, position) < fid)

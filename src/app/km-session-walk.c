@@ -55,7 +55,8 @@ static void walk_folder(Walk *walk, GFile *folder, guint root, guint depth)
 	children = g_file_enumerate_children(folder, G_FILE_ATTRIBUTE_STANDARD_NAME ","
 					     G_FILE_ATTRIBUTE_STANDARD_TYPE ","
 					     G_FILE_ATTRIBUTE_STANDARD_SIZE,
-					     G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, &error);
+					     G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable,
+					     &error);
 	while (children && infos->len < ADD_MAX_FILES &&
 	       (info = g_file_enumerator_next_file(children, cancellable, &error)))
 		g_ptr_array_add(infos, info);

@@ -303,8 +303,9 @@ static void test_export(void)
 
 		name[strlen(name) - 4] = '\0';
 		second = g_strdup_printf("%s/%s (2).wav", folder, name);
-		g_autofree char *got0 = g_file_get_path(((KmReportItem *)report->items->pdata[0])->file);
-		g_autofree char *got2 = g_file_get_path(((KmReportItem *)report->items->pdata[2])->file);
+		KmReportItem **items = (KmReportItem **)report->items->pdata;
+		g_autofree char *got0 = g_file_get_path(items[0]->file);
+		g_autofree char *got2 = g_file_get_path(items[2]->file);
 
 		g_assert_cmpstr(got0, ==, first);
 		g_assert_cmpstr(got2, ==, second);

@@ -288,8 +288,8 @@ static void test_add_cancel(void)
 	}
 	su_gate_arm(gate, 5u << 20);
 	km_session_add_files_async(session, (GFile *const *)files->pdata, files->len, NULL,
-				   KM_ADD_FLAGS_NONE, NULL, NULL, NULL, cancellable, su_store_result,
-				   &result);
+				   KM_ADD_FLAGS_NONE, NULL, NULL, NULL, cancellable,
+				   su_store_result, &result);
 	/* Queued behind it, not cancelled: it runs as usual. */
 	km_session_add_files_async(session, (GFile *const *)files->pdata, 2, NULL,
 				   KM_ADD_FLAGS_NONE, NULL, NULL, NULL, NULL, su_store_result,
