@@ -38,6 +38,7 @@ static void test_remove(void)
 	guint32 fids[2] = { track_fid(session, 3), track_fid(session, 7) };
 	g_autoptr(GAsyncResult) result = NULL;
 	g_autoptr(GError) error = NULL;
+	g_autoptr(KmVerifyReport) report = NULL;
 	guint counts[2] = { 0, 0 };
 	guint n_tunes;
 
@@ -56,6 +57,15 @@ static void test_remove(void)
 	km_session_remove_async(session, fids, 1, NULL, su_store_result, &result);
 	g_assert_false(su_edit_wait(session, &result, &error));
 	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_NOT_FOUND);
+	g_clear_error(&error);
+
+	/* The session's own verify agrees: nothing left behind. */
+	km_session_verify_async(session, FALSE, NULL, su_store_result, &result);
+	report = km_session_verify_finish(session, su_wait(&result), &error);
+	g_assert_no_error(error);
+	g_clear_object(&result);
+	g_assert_cmpuint(report->n_objects, ==, KM_DEMO_TRACKS - 2);
+	g_assert_cmpuint(report->findings->len, ==, 0);
 	su_close(session);
 	g_assert_cmpuint(su_verify_image(image, &n_tunes), ==, KM_DEMO_TRACKS - 2);
 }

@@ -37,6 +37,8 @@ static void test_demo(void)
 	g_assert_true(km_session_is_busy(session));
 	g_assert_true(km_session_open_finish(session, su_wait(&result), &error));
 	g_assert_no_error(error);
+	g_assert_false(km_session_is_busy(session));
+	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_OPEN);
 	g_assert_true(g_file_test(image, G_FILE_TEST_IS_REGULAR));
 	g_assert_cmpuint(progress_calls, >=, 1);
 	g_assert_cmpuint(g_list_model_get_n_items(tracks), ==, KM_DEMO_TRACKS);
