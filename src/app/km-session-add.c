@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-session-add.c - the job that copies host files to the player.
+ *
+ * Folders are walked first (km-session-walk.c: progress knows the total), then each file is
+ * read by km-import, checked for duplicates and for room, and copied into an
+ * open transaction that is committed every few files or seconds: tracks
+ * appear as they land, and a failure loses at most the batch in flight. The
+ * room check comes before any byte of the file is written, so a full player
+ * stops the job with nothing half-written.
+ */
+#include "km-session-private.h"
+
+#include "km-import.h"
+#include "km-session-walk.h"
+
+#define ADD_BATCH_FILES 8
+#define ADD_BATCH_US (2 * G_USEC_PER_SEC)
+/* Beyond the data: the inodes and properties files of the batch, the journal. */
+#define ADD_RESERVE ((guint64)1 << 20)
+
+typedef struct {
+	GPtrArray *roots;	/* GFile* */
+	GPtrArray *cancellables;	/* GCancellable* or NULL, one per root */
+	KmAddFlags flags;
+
+	/* worker */
+	GPtrArray *files;	/* KmWalkFile*: the files below roots */
+	GPtrArray *batch;	/* KmWalkFile* copied, not yet committed (owned by files) */
+	gint64 batch_start;
+	KmTransaction *tx;
+	KmProgress progress;
+	guint64 bytes_before;	/* bytes of the files copied before the current one */
+	KmJob *job;
+} AddJob;
+
+/* An item without a cancellable holds NULL. */
+static void unref_if_set(gpointer object)
+{
+	if (object)
+		g_object_unref(object);
+}
+
+static void add_job_free(gpointer data)
+{
+	AddJob *add = data;
+
+	g_ptr_array_unref(add->roots);
+	g_ptr_array_unref(add->cancellables);
+	g_clear_pointer(&add->files, g_ptr_array_unref);
+	g_clear_pointer(&add->batch, g_ptr_array_unref);
+	g_clear_object(&add->tx);
+	g_free(add->progress.file_name);
+	g_free(add);
+}
+
+/* Copying */
+
+static GCancellable *item_cancellable(AddJob *add, const KmWalkFile *file)
+{
+	return add->cancellables->pdata[file->root];
+}
+
+static void copied_progress(guint64 done, guint64 total, gpointer user_data)
+{
+	AddJob *add = user_data;
+
+	add->progress.file_bytes_done = done;
+	add->progress.bytes_done = add->bytes_before + done;
+	km_worker_report(add->job, &add->progress);
+}
+
+static void start_file(AddJob *add, guint index)
+{
+	KmWalkFile *file = add->files->pdata[index];
+
+	g_free(add->progress.file_name);
+	add->progress.file_name = g_filename_display_basename(file->path);
+	add->progress.file_index = index;
+	add->progress.file_bytes_done = 0;
+	add->progress.file_bytes_total = file->size;
+	add->progress.bytes_done = add->bytes_before;
+	km_worker_report(add->job, &add->progress);
+}
+
+/* A file not copied: it no longer counts in the total. */
+static void skip_file(AddJob *add, KmWalkFile *file, KmItemOutcome outcome, const char *reason)
+{
+	km_report_add(add->job->report, file->file, 0, outcome, reason);
+	add->progress.bytes_total -= MIN(file->size, add->progress.bytes_total);
+}
+
+static guint64 file_size(KmLibrary *lib, const char *path)
+{
+	struct omfs_stat st;
+	uint64_t ino;
+
+	if (omfs_resolve(km_library_get_fs(lib), path, &ino) != 0 ||
+	    omfs_stat(km_library_get_fs(lib), ino, &st) != 0)
+		return 0;
+	return st.size;
+}
+
+/* Room for the data, its metadata, and the smalldb the next commit writes. */
+static gboolean check_room(AddJob *add, const KmWalkFile *file, GError **error)
+{
+	KmLibrary *lib = km_worker_library(add->job->session);
+	struct omfs_statfs st;
+	guint64 free_bytes, need;
+	g_autofree char *need_text = NULL, *free_text = NULL;
+	int err = omfs_statfs(km_library_get_fs(lib), &st);
+
+	if (err) {
+		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
+			    "Reading the free space failed: %s", g_strerror(-err));
+		return FALSE;
+	}
+	free_bytes = st.free_blocks * st.blocksize;
+	need = file->size + st.blocksize + ADD_RESERVE + file_size(lib, "var/smalldb");
+	if (need <= free_bytes)
+		return TRUE;
+	need_text = g_format_size(need);
+	free_text = g_format_size(free_bytes);
+	g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL,
+		    "The player is full: “%s” needs %s, %s are free",
+		    add->progress.file_name, need_text, free_text);
+	return FALSE;
+}
+
+/* The batch's files are now on the player for good. */
+static gboolean commit_batch(AddJob *add, GError **error)
+{
+	KmTransaction *tx = g_steal_pointer(&add->tx);
+
+	if (!tx)
+		return TRUE;
+	if (!km_worker_commit(add->job, tx, error))
+		return FALSE;
+	for (guint i = 0; i < add->batch->len; i++) {
+		KmWalkFile *file = add->batch->pdata[i];
+
+		km_report_add(add->job->report, file->file, file->fid, KM_ITEM_DONE, NULL);
+	}
+	g_ptr_array_set_size(add->batch, 0);
+	return TRUE;
+}
+
+static void cancel_other(GCancellable *cancelled, gpointer other)
+{
+	g_cancellable_cancel(other);
+}
+
+/* Copy one file into the open transaction, stopping when its item or the job is cancelled. */
+static gboolean copy_file(AddJob *add, KmWalkFile *file, const KmProperties *props, GError **error)
+{
+	GCancellable *sources[2] = { km_job_cancellable(add->job), item_cancellable(add, file) };
+	g_autoptr(GCancellable) cancellable = g_cancellable_new();
+	gulong handlers[2] = { 0, 0 };
+	gboolean ok;
+
+	for (guint i = 0; i < 2; i++)
+		if (sources[i])
+			handlers[i] = g_cancellable_connect(sources[i], G_CALLBACK(cancel_other),
+							    cancellable, NULL);
+	ok = km_transaction_add_file(add->tx, props, file->path, copied_progress, add,
+				     cancellable, &file->fid, error);
+	for (guint i = 0; i < 2; i++)
+		if (sources[i])
+			g_cancellable_disconnect(sources[i], handlers[i]);
+	return ok;
+}
+
+static char *duplicate_reason(AddJob *add, guint32 fid)
+{
+	KmProperties *existing = km_transaction_lookup(add->tx, fid);
+	const char *title = existing ? km_properties_get(existing, "title") : NULL;
+
+	return g_strdup_printf("Already on the player as “%s”", title ? title : "?");
+}
+
+static gboolean open_batch(AddJob *add, GError **error)
+{
+	if (add->tx)
+		return TRUE;
+	add->tx = km_library_begin(km_worker_library(add->job->session), error);
+	add->batch_start = g_get_monotonic_time();
+	return add->tx != NULL;
+}
+
+/*
+ * Copy one file, or report why not. FALSE (with error, the file reported)
+ * stops the job: it was cancelled, the player is full or failed.
+ */
+static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **error)
+{
+	g_autoptr(KmProperties) props = NULL;
+	g_autoptr(GError) local = NULL;
+	g_autofree char *reason = NULL;
+	guint32 fid;
+
+	if (g_cancellable_is_cancelled(item_cancellable(add, file))) {
+		skip_file(add, file, KM_ITEM_CANCELLED, "Cancelled");
+		return TRUE;
+	}
+	start_file(add, index);
+	props = km_import_file(file->path, KM_IMPORT_FLAGS_NONE, &local);
+	if (!props) {
+		gboolean unreadable = g_error_matches(local, KM_IMPORT_ERROR, KM_IMPORT_ERROR_READ);
+
+		skip_file(add, file, unreadable ? KM_ITEM_FAILED : KM_ITEM_UNSUPPORTED,
+			  local->message);
+		return TRUE;
+	}
+	if (!open_batch(add, &local))
+		goto stop;
+	if (!(add->flags & KM_ADD_COPY_DUPLICATES) &&
+	    km_transaction_find_duplicate(add->tx, props, &fid)) {
+		reason = duplicate_reason(add, fid);
+		skip_file(add, file, KM_ITEM_DUPLICATE, reason);
+		return TRUE;
+	}
+	if (!check_room(add, file, &local))
+		goto stop;
+	if (!copy_file(add, file, props, &local)) {
+		gboolean cancelled = g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+		if (km_worker_check_device(add->job, local) ||
+		    (cancelled && g_cancellable_is_cancelled(km_job_cancellable(add->job))))
+			goto stop;
+		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_FAILED,
+			  cancelled ? "Cancelled" : local->message);
+		return TRUE;
+	}
+	add->bytes_before += file->size;
+	km_worker_mark_dirty(add->job->session, file->fid);
+	g_ptr_array_add(add->batch, file);
+	/* A commit that fails: finish_stopped() reports the batch, this file in it. */
+	if (add->batch->len >= ADD_BATCH_FILES ||
+	    g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US)
+		return commit_batch(add, error);
+	return TRUE;
+
+stop:
+	if (g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		skip_file(add, file, KM_ITEM_CANCELLED, "Cancelled");
+	else if (g_error_matches(local, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL))
+		skip_file(add, file, KM_ITEM_NOT_DONE, local->message);
+	else
+		skip_file(add, file, KM_ITEM_FAILED, local->message);
+	g_propagate_error(error, g_steal_pointer(&local));
+	return FALSE;
+}
+
+/* After a stop: keep what was copied, unless the player failed; report the rest. */
+static void finish_stopped(AddJob *add, guint next, GError **stop)
+{
+	KmReport *report = add->job->report;
+	gboolean cancelled = g_error_matches(*stop, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+	GError *commit_error = NULL;
+	g_autofree char *not_saved = NULL;
+
+	if (add->job->session->worker.failed)
+		g_clear_object(&add->tx);
+	else if (!commit_batch(add, &commit_error)) {
+		g_clear_error(stop);
+		*stop = commit_error;
+	}
+	/* A commit cut short is finished or forgotten by the next open: we cannot say which. */
+	not_saved = g_strdup_printf("Maybe not saved: %s", (*stop)->message);
+	for (guint i = 0; i < add->batch->len; i++) {
+		KmWalkFile *file = add->batch->pdata[i];
+
+		km_report_add(report, file->file, 0, KM_ITEM_FAILED, not_saved);
+	}
+	g_ptr_array_set_size(add->batch, 0);
+	for (guint i = next; i < add->files->len; i++) {
+		KmWalkFile *file = add->files->pdata[i];
+
+		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_NOT_DONE,
+			  cancelled ? "Cancelled" : (*stop)->message);
+	}
+}
+
+static void add_run(KmJob *job)
+{
+	AddJob *add = job->data;
+	GError *stop = NULL;
+	guint i;
+
+	add->job = job;
+	job->report = km_report_new();
+	add->files = km_walk_files(add->roots, km_job_cancellable(job), job->report,
+				   &add->progress.bytes_total);
+	add->progress.n_files = add->files->len;
+	for (i = 0; i < add->files->len && !stop; i++)
+		add_one(add, add->files->pdata[i], i, &stop);
+	if (!stop)
+		commit_batch(add, &stop);
+	if (stop)
+		finish_stopped(add, i, &stop);
+	job->report->error = stop;
+	add->progress.file_index = add->progress.n_files;
+	add->progress.file_bytes_done = add->progress.file_bytes_total;
+	add->progress.bytes_done = add->bytes_before;
+	km_worker_report(job, &add->progress);
+	km_job_return_pointer(job, km_report_ref(job->report), (GDestroyNotify)km_report_unref);
+}
+
+void km_session_add_files_async(KmSession *session, GFile *const *files, guint n_files,
+				GCancellable *const *item_cancellables, KmAddFlags flags,
+				KmProgressCallback progress, gpointer progress_data,
+				GDestroyNotify progress_notify, GCancellable *cancellable,
+				GAsyncReadyCallback callback, gpointer user_data)
+{
+	AddJob *add;
+
+	g_return_if_fail(KM_IS_SESSION(session));
+	add = g_new0(AddJob, 1);
+	add->roots = g_ptr_array_new_with_free_func(g_object_unref);
+	add->cancellables = g_ptr_array_new_with_free_func(unref_if_set);
+	for (guint i = 0; i < n_files; i++) {
+		GCancellable *item = item_cancellables ? item_cancellables[i] : NULL;
+
+		g_ptr_array_add(add->roots, g_object_ref(files[i]));
+		g_ptr_array_add(add->cancellables, item ? g_object_ref(item) : NULL);
+	}
+	add->flags = flags;
+	add->batch = g_ptr_array_new();
+	km_session_queue(session, add_run, TRUE, add, add_job_free, progress,
+			 progress_data, progress_notify, cancellable, callback, user_data,
+			 km_session_add_files_async);
+}
+
+KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error)
+{
+	KmReport *report;
+
+	g_return_val_if_fail(km_session_result_is_valid(session, result,
+							km_session_add_files_async), NULL);
+	report = g_task_propagate_pointer(G_TASK(result), error);
+	if (report && report->error)
+		g_propagate_error(error, g_error_copy(report->error));
+	return report;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-session-private.h - what the session's files share: the instance, the
+ * jobs, and the worker-side helpers the jobs are written with.
+ *
+ * The rule that keeps this simple: fields under "main" are touched on the
+ * main context only, fields under "worker" by the worker thread only; the two
+ * talk through the job queue one way and idle sources the other way.
+ */
+#ifndef KM_SESSION_PRIVATE_H
+#define KM_SESSION_PRIVATE_H
+
+#include "km-library.h"
+#include "km-progress-merger.h"
+#include "km-session-source.h"
+#include "km-transaction.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KmJob KmJob;
+/* On the worker: do the job and return its result through job->task. */
+typedef void (*KmJobFunc)(KmJob *job);
+
+struct _KmJob {
+	KmSession *session;	/* not a reference: the task holds one */
+	GTask *task;
+	KmJobFunc run;
+	gboolean needs_library;	/* fail at once unless open (every job but open and close) */
+	gpointer data;
+	GDestroyNotify free_data;
+	KmProgressMerger *progress;	/* NULL without a progress callback */
+	KmReport *report;	/* a copying job's, handed to `failed` */
+
+	/* The result, kept by the worker and handed to the task on the main context. */
+	enum { KM_JOB_RESULT_ERROR, KM_JOB_RESULT_BOOLEAN, KM_JOB_RESULT_POINTER } result_kind;
+	gboolean result_boolean;
+	gpointer result;
+	GDestroyNotify free_result;
+	GError *error;
+};
+
+/* On the worker: a job ends with one of these (the task returns on the main context). */
+void km_job_return_boolean(KmJob *job, gboolean value);
+void km_job_return_pointer(KmJob *job, gpointer value, GDestroyNotify free_value);
+void km_job_return_error(KmJob *job, GError *error);
+
+typedef struct {
+	GThread *thread;
+	const KmSessionSourceFuncs *funcs;
+	gpointer source;
+	gboolean source_open;
+	KmLibrary *lib;
+	gboolean failed;
+	GError *fail_error;	/* why, until `failed` is posted at the job's end */
+	KmJob *job;		/* the job running */
+	GHashTable *dirty;	/* fids changed since the lists were last published */
+} KmWorker;
+
+struct _KmSession {
+	GObject parent_instance;
+	char *name;
+	GMainContext *context;
+
+	/* main */
+	KmSessionState state;
+	guint n_jobs;
+	guint64 total_bytes;
+	guint64 free_bytes;
+	GListStore *tracks;
+	GListStore *playlists;
+	GHashTable *track_by_fid;	/* fid -> KmTrack in tracks */
+
+	GAsyncQueue *queue;	/* KmJob*, then the stop sentinel */
+	KmWorker worker;
+
+	/* For tests (km_session_get_debug_stats()). */
+	KmProgressStats progress_stats;	/* under the merger's lock */
+	gint library_calls;		/* atomic */
+	gint jobs_run;			/* atomic: jobs the worker has finished */
+};
+
+/* km-session.c, for the other files of the session */
+void km_session_set_state(KmSession *session, KmSessionState state);
+/* From the worker: func(data) on the main context, in the order posted. */
+void km_session_post_to_main(KmSession *session, GSourceFunc func, gpointer data,
+			     GDestroyNotify destroy);
+/* From the worker: the state changes; error (failed only) emits `failed` with report. */
+void km_session_post_state(KmSession *session, KmSessionState state, const GError *error,
+			   KmReport *report);
+/* On the main context: emit `failed`. */
+void km_session_emit_failed(KmSession *session, const GError *error, KmReport *report);
+/* On the worker: close the library and the source, whatever their state. */
+void km_worker_shutdown(KmSession *session);
+
+/* Queue a job (main context); data is freed with free_data on the main context. */
+void km_session_queue(KmSession *session, KmJobFunc run, gboolean needs_library,
+		      gpointer data, GDestroyNotify free_data, KmProgressCallback progress,
+		      gpointer progress_data, GDestroyNotify progress_notify,
+		      GCancellable *cancellable, GAsyncReadyCallback callback,
+		      gpointer user_data, gpointer source_tag);
+/* The job's data, in its _finish (the task). */
+gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
+				    gpointer source_tag);
+
+/*
+ * Worker side. km_worker_library() is the one way to the library: it asserts
+ * that the caller is the worker thread (and counts calls, for the test that
+ * checks it).
+ */
+KmLibrary *km_worker_library(KmSession *session);
+void km_worker_report(KmJob *job, const KmProgress *progress);
+GCancellable *km_job_cancellable(KmJob *job);
+/*
+ * Whether error means the device is gone or failing; if so, the session
+ * becomes failed (the `failed` signal, with the job's report) and every later
+ * job fails.
+ */
+gboolean km_worker_check_device(KmJob *job, const GError *error);
+/* The fid's object changed: its row goes out with the next publish. */
+void km_worker_mark_dirty(KmSession *session, guint32 fid);
+/* Commit tx (consumed) and publish what changed; a failure makes the session failed. */
+gboolean km_worker_commit(KmJob *job, KmTransaction *tx, GError **error);
+/* Send the changed rows (or, all, the whole library) and the capacity to the lists. */
+void km_worker_publish(KmSession *session, gboolean all);
+/* Run an edit: begin, fn, commit; returns through the task. */
+typedef gboolean (*KmEditFunc)(KmJob *job, KmTransaction *tx, GError **error);
+void km_worker_run_edit(KmJob *job, KmEditFunc fn);
+
+/* Main side: the lists after a publish (km-session-lists.c). */
+typedef struct {
+	guint32 fid;
+	char *name;
+	GArray *fids;		/* guint32: the entries */
+	GArray *resolved;	/* gboolean: entry i names a tune that is there */
+} KmListPlaylist;
+
+typedef struct {
+	KmSession *session;	/* a reference */
+	gboolean all;		/* tracks holds every track: replace the list */
+	GPtrArray *tracks;	/* KmTrack* changed or added, ascending fid */
+	GArray *removed;	/* guint32 fids gone, ascending */
+	GPtrArray *playlists;	/* KmListPlaylist*: every playlist, ascending fid */
+	guint64 total_bytes;
+	guint64 free_bytes;
+} KmListUpdate;
+KmListUpdate *km_list_update_new(KmSession *session, gboolean all);
+void km_list_update_free(KmListUpdate *update);
+void km_session_apply_update(KmSession *session, KmListUpdate *update);
+/* Empty the lists (after close). */
+void km_session_clear_lists(KmSession *session);
+/* The capacity properties changed (km-session.c). */
+void km_session_set_capacity(KmSession *session, guint64 total, guint64 free_bytes);
+
+/*
+ * For tests: the progress counts, how many library calls the worker made, and
+ * how many jobs it has finished (counted before their results are posted).
+ */
+void km_session_get_debug_stats(KmSession *session, KmProgressStats *progress,
+				guint *library_calls, guint *jobs_run);
+/* For tests: the worker thread. */
+GThread *km_session_get_worker_thread(KmSession *session);
+
+G_END_DECLS
+
+#endif
