@@ -6,10 +6,9 @@
  * omfs_blockdev; close releases it (for a USB player: leave storage mode).
  *
  * Adding a kind of player is one constructor: its open and close functions
- * and km_session_new_for_source(). The image file and the demo are in
- * km-session-source.c.
- * TODO: the simulated Karma (km_sim_karma_open) and the real player over
- * libusb (km_karma_usb_open) once branch `usb` is merged.
+ * and km_session_new_for_source(). Image files are in km-session-source.c,
+ * players over USB (libusb, and the simulated Karma of the demo) in
+ * km-session-karma.c.
  */
 #ifndef KM_SESSION_SOURCE_H
 #define KM_SESSION_SOURCE_H

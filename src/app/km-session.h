@@ -95,11 +95,18 @@ typedef void (*KmProgressCallback)(KmSession *session, const KmProgress *progres
 KmSession *km_session_new_for_path(const char *path);
 /*
  * The demo player: cache_dir/karma-manager/demo-karma.img, made on the first
- * open (KM_DEMO_TRACKS tracks) when it is not there.
+ * open (KM_DEMO_TRACKS tracks) when it is not there, reached through the
+ * simulated Karma and the USB protocol code, as a real player would be.
  */
 #define KM_DEMO_TRACKS 20
 KmSession *km_session_new_demo(const char *cache_dir);
-/* Other sources (USB, the simulated Karma, tests): km-session-source.h. */
+/*
+ * A Rio Karma over USB (libusb): the one at bus:address, or the first found
+ * when bus is 0. No permission: G_IO_ERROR_PERMISSION_DENIED, whose message
+ * gives the udev rule and the command that installs it.
+ */
+KmSession *km_session_new_for_usb(guint8 bus, guint8 address);
+/* Other sources (tests): km-session-source.h. */
 
 const char *km_session_get_name(KmSession *session);
 KmSessionState km_session_get_state(KmSession *session);
