@@ -10,6 +10,8 @@
   util.py collide NBUCKETS COUNT PREFIX
                                  COUNT names of one length that the kernel's
                                  hash puts in one bucket of NBUCKETS
+  util.py buckets IMAGE DIRINO    the used buckets of a directory: one line
+                                 "BUCKET NAME NAME..." each, in chain order
   util.py riocp-compare JSON FILEINFO
                                  `karmactl tracks --json` against the
                                  fileinfo riocp wrote: same objects, same values
@@ -29,6 +31,9 @@ NIL = 0xFFFFFFFFFFFFFFFF
 EXTENT_IN_INODE = 0x1D0
 EXTENT_IN_CONT = 0x40
 MAX_TABLES = 1 << 16
+DIR_TABLE = 0x1B8
+I_SIBLING = 32
+I_NAME = 152
 
 
 def gen(path, size, seed):
@@ -133,6 +138,22 @@ def collide(nbuckets, count, prefix):
     sys.exit("util.py: not enough names in one bucket")
 
 
+def buckets(path, dirino):
+    img = Image(path)
+    buf = img.read_block(int(dirino))
+    for b in range((img.sbs - DIR_TABLE) // 8):
+        ino = struct.unpack_from(">Q", buf, DIR_TABLE + 8 * b)[0]
+        names = []
+        while ino != NIL:
+            if len(names) >= img.num_blocks:
+                sys.exit("util.py: bucket %d: chain loops" % b)
+            node = img.read_block(ino)
+            names.append(node[I_NAME:I_NAME + 256].split(b"\0")[0])
+            ino = struct.unpack_from(">Q", node, I_SIBLING)[0]
+        if names:
+            sys.stdout.buffer.write(b"%d %s\n" % (b, b" ".join(names)))
+
+
 def riocp_compare(json_path, fileinfo_path):
     """Every object of ours is in riocp's view with the same value for each
     of our keys; riocp's other keys hold 0 or nothing (what smalldb leaves
@@ -188,7 +209,7 @@ def manifest(top, dirsize):
 def main():
     cmds = {"gen": (gen, 3, 3), "free": (free, 1, 2), "extents": (extents, 2, 2),
             "tables": (tables, 2, 2), "manifest": (manifest, 2, 2),
-            "collide": (collide, 3, 3), "riocp-compare": (riocp_compare, 2, 2)}
+            "collide": (collide, 3, 3), "buckets": (buckets, 2, 2), "riocp-compare": (riocp_compare, 2, 2)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
             not cmds[sys.argv[1]][1] <= len(sys.argv) - 2 <= cmds[sys.argv[1]][2]:
         sys.exit(__doc__)
