@@ -5,7 +5,8 @@
 #
 # We put files of 1 MiB, then one cluster, then 1 byte, each until put fails
 # with ENOSPC: karmactl must say "No space left on device" and that the
-# volume is full, leave nothing behind and not change the free count.  The
+# volume is full, leave nothing behind and not change the free count; one
+# that would replace a file by more than fits leaves that file alone.  The
 # kernel then reads the full volume (same manifest, same free blocks).
 # We delete three files in the middle; the kernel fills that room with its
 # own files until its writes fail (jobs/kernel-fill.sh).  We read what it
@@ -47,6 +48,16 @@ diag < "$W/last.out"
 ok "put one-cluster files until ENOSPC" fill B $((CS * BS))
 diag < "$W/last.out"
 ok "put 1-byte files until ENOSPC" fill C 1
+diag < "$W/last.out"
+# replacing a file by more than fits must leave it as it was
+replace_too_big() {
+    local before
+    before=$(kc "$IMG" cat /M0001 | sha256sum)
+    head -c $((2 * 1048576)) /dev/zero > "$W/piece"
+    ! kc "$IMG" put "$W/piece" /M0001 || { echo "the put succeeded"; return 1; }
+    equal "/M0001" "$(kc "$IMG" cat /M0001 | sha256sum)" "$before"
+}
+ok "put of 2 MiB onto /M0001 fails and leaves it as it was" replace_too_big
 diag < "$W/last.out"
 FULL=$("${UTIL[@]}" free "$IMG")
 echo "# $FULL free blocks left"
