@@ -67,7 +67,7 @@ extents_for() {
 # (the count grows by at most one per block, so some size gives exactly EXTENTS)
 blocks_for() {
     local lo=1 hi=$FREE mid e
-    while [ $lo -lt $hi ]; do
+    while [ "$lo" -lt "$hi" ]; do
         mid=$(( (lo + hi) / 2 ))
         e=$(extents_for $mid)
         if [ "$e" = full ] || [ "$e" -ge "$1" ]; then hi=$mid; else lo=$((mid + 1)); fi

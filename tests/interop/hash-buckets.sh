@@ -36,7 +36,7 @@ one_chain() {
     equal "used buckets of $2" "$(wc -l < "$W/buckets.txt")" 1 &&
         equal "names in the chain of $2" "$(wc -w < "$W/buckets.txt")" $(($3 + 1))
 }
-# mirror_put DIR N TEXT: the file our side and the mirror both get
+# mirror_new DIR N TEXT: a file of TEXT named name N in the mirror's DIR
 mirror_new() {
     echo "$3" > "$M$1/$(name "$2")"
 }
