@@ -18,8 +18,9 @@
 # mkkarma has its own geometry: mkfs options are ignored (meson runs it once).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-interop_init "$@"
+# before interop_init, which makes the work folder
 command -v riocp > /dev/null || skip_all "riocp missing (Debian karma-tools)"
+interop_init "$@"
 
 IMG=$W/karma.img
 AFTER=$W/karma.after.img
