@@ -203,16 +203,43 @@ static int put_file_data(struct kc_ctx *ctx, int fd, const char *src, const char
 }
 
 /*
+ * New contents that cannot fit even in the old file's blocks and the free ones
+ * are refused before the old file is touched: a copy cut short by a full
+ * volume is removed, and the old contents would be lost with it. A lower
+ * bound (data blocks only), so that nothing that fits is refused.
+ */
+static int check_room(struct kc_ctx *ctx, const char *npath, int fd, const struct omfs_stat *old)
+{
+	struct omfs_statfs sfs;
+	struct stat src;
+	uint64_t need;
+
+	if (fstat(fd, &src) || !S_ISREG(src.st_mode) || omfs_statfs(ctx->fs, &sfs) ||
+	    !sfs.blocksize)
+		return KC_EXIT_OK;	/* size unknown: the copy itself tells */
+	need = ((uint64_t)src.st_size + sfs.blocksize - 1) / sfs.blocksize;
+	if (need <= sfs.free_blocks + old->data_blocks)
+		return KC_EXIT_OK;
+	return kc_failf(ctx, "%s: %s (the new contents need %llu blocks, %llu are free with "
+			"the old file's); the file is left as it was", npath, g_strerror(ENOSPC),
+			(unsigned long long)need,
+			(unsigned long long)(sfs.free_blocks + old->data_blocks));
+}
+
+/*
  * An existing file is emptied, then synced: the core keeps freed blocks in use
  * until the next write-back, and the new contents may need that space.
  */
-static int empty_existing_file(struct kc_ctx *ctx, const char *npath, uint64_t ino)
+static int empty_existing_file(struct kc_ctx *ctx, const char *npath, uint64_t ino, int fd)
 {
 	struct omfs_stat st;
 	int err = omfs_stat(ctx->fs, ino, &st);
 
 	if (!err && st.is_dir)
 		return kc_fail_errno(ctx, npath, EISDIR);
+	/* (a new file, or an empty one, has nothing to lose) */
+	if (!err && st.data_blocks && check_room(ctx, npath, fd, &st))
+		return KC_EXIT_FAIL;
 	if (!err && st.size)
 		err = omfs_truncate(ctx->fs, ino, 0);
 	if (!err && st.data_blocks)
@@ -236,7 +263,7 @@ static int put_file(struct kc_ctx *ctx, const char *src, uint64_t dir, const cha
 	if (err < 0)
 		status = kc_fail(ctx, npath, err);
 	else
-		status = empty_existing_file(ctx, npath, ino);
+		status = empty_existing_file(ctx, npath, ino, fd);
 	if (!status) {
 		status = put_file_data(ctx, fd, src, npath, ino);
 		/* A copy cut short (a full volume, a read error) is not left half there. */

@@ -99,6 +99,18 @@ check "...and leaves no partial file" test -z "$(kv manifest | grep /toobig)"
 same "...and gives every block back" "$free_before" "$(free_blocks)"
 rm -f toobig
 
+# put onto an existing file that the new contents cannot fit: the old file
+# stays as it was (it used to be emptied, then removed with the failed copy)
+head -c 300000 /dev/urandom >keep
+check "put a file to keep" kv put keep /keep
+head -c $(( (free_before + 100) * $(field s_blocksize) )) /dev/zero >toobig
+fails 1 "put of a file larger than the free space onto it fails" kv put toobig /keep
+check "...and says why, before touching it" eval \
+	"kv put toobig /keep 2>&1 | grep -q 'No space left on device.*left as it was'"
+check "...and leaves the old file as it was" cmp keep <(kv cat /keep)
+check "...and fsck finds the volume clean" kv fsck
+rm -f toobig keep
+
 # a tree
 mkdir -p tree/artist/album1 tree/artist/album2 tree/empty tree/other
 for i in 1 2 3; do

@@ -225,9 +225,10 @@ same_lines() {
     cmp -s <(sort "$1") <(sort "$2")
 }
 
-# df_agrees IMAGE FREE: `karmactl df` says "free blocks: FREE".
+# df_agrees IMAGE FREE [OPTIONS...]: `karmactl [OPTIONS] df` says
+# "free blocks: FREE" (OPTIONS such as --offset 16M).
 df_agrees() {
-    kc "$1" df > "$W/df.txt" || return 1
+    kc "$1" "${@:3}" df > "$W/df.txt" || return 1
     cat "$W/df.txt"
     grep -Eq "^free blocks: +$2\$" "$W/df.txt" ||
         { echo "expected 'free blocks: $2' in karmactl df"; return 1; }
