@@ -178,6 +178,11 @@ static void unbind_cell(GtkSignalListItemFactory *factory, GtkListItem *list_ite
 		gtk_tree_expander_set_list_row(GTK_TREE_EXPANDER(cell), NULL);
 }
 
+static const int column_widths[KM_N_COLUMNS] = {
+	[KM_COLUMN_TITLE] = 260, [KM_COLUMN_ARTIST] = 160, [KM_COLUMN_ALBUM] = 160,
+	[KM_COLUMN_GENRE] = 100,
+};
+
 static void add_columns(KmLibraryView *self)
 {
 	for (KmColumn c = 0; c < KM_N_COLUMNS; c++) {
@@ -192,6 +197,9 @@ static void add_columns(KmLibraryView *self)
 		column = gtk_column_view_column_new(km_column_get_title(c), factory);
 		gtk_column_view_column_set_sorter(column, sorter);
 		gtk_column_view_column_set_resizable(column, TRUE);
+		/* natural widths come from the first rows: give the text room */
+		if (column_widths[c])
+			gtk_column_view_column_set_fixed_width(column, column_widths[c]);
 		if (c == KM_COLUMN_TITLE)
 			gtk_column_view_column_set_expand(column, TRUE);
 		gtk_column_view_append_column(self->column_view, column);

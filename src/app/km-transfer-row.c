@@ -197,10 +197,9 @@ static void build(KmTransferRow *self, const char *title)
 	gtk_label_set_xalign(GTK_LABEL(self->status), 0);
 	gtk_label_set_ellipsize(GTK_LABEL(self->status), PANGO_ELLIPSIZE_MIDDLE);
 	gtk_widget_add_css_class(self->status, "caption");
-	gtk_widget_add_css_class(self->file_bar, "osd");
 	gtk_widget_set_visible(self->problems_box, FALSE);
 	gtk_widget_set_tooltip_text(self->cancel, _("Cancel"));
-	gtk_widget_set_valign(self->cancel, GTK_ALIGN_CENTER);
+	gtk_widget_set_valign(self->cancel, GTK_ALIGN_START);
 	gtk_widget_add_css_class(self->cancel, "circular");
 	g_signal_connect_swapped(self->cancel, "clicked", G_CALLBACK(on_cancel_clicked), self);
 	gtk_widget_set_hexpand(box, TRUE);

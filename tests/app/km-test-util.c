@@ -35,6 +35,7 @@ KmWindow *km_test_open_window(const char *image)
 	KmWindow *win = g_object_ref(km_window_new(NULL));
 	g_autoptr(KmSession) session = km_session_new_for_path(image);
 
+	gtk_window_set_default_size(GTK_WINDOW(win), 1200, 720);
 	gtk_window_present(GTK_WINDOW(win));
 	km_window_open_session(win, session);
 	km_test_wait_until(km_window_get_player_view(win) != NULL);
