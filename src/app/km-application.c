@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "km-application.h"
+#include "km-preferences-window.h"
 #include "km-window.h"
 
 struct _KmApplication {
@@ -100,7 +101,16 @@ static void km_application_about(GSimpleAction *action, GVariant *param, gpointe
 			      NULL);
 }
 
+static void km_application_preferences(GSimpleAction *action, GVariant *param,
+				       gpointer user_data)
+{
+	GtkWindow *parent = gtk_application_get_active_window(GTK_APPLICATION(user_data));
+
+	gtk_window_present(GTK_WINDOW(km_preferences_window_new(parent)));
+}
+
 static const GActionEntry km_application_actions[] = {
+	{ "preferences", km_application_preferences },
 	{ "quit", km_application_quit },
 	{ "about", km_application_about },
 };
@@ -112,6 +122,7 @@ static void km_application_startup(GApplication *app)
 		const char *accels[3];
 	} accels[] = {
 		{ "app.quit", { "<Control>q", NULL } },
+		{ "app.preferences", { "<Control>comma", NULL } },
 		{ "window.close", { "<Control>w", NULL } },
 		{ "win.open-image", { "<Control>o", NULL } },
 		{ "win.show-help-overlay", { "<Control>question", NULL } },

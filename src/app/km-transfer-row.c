@@ -163,6 +163,8 @@ static void add_file_line(KmTransferRow *self, GFile *file)
 	gtk_widget_add_css_class(label, "caption");
 	gtk_widget_add_css_class(button, "flat");
 	gtk_widget_set_tooltip_text(button, tip);
+	gtk_accessible_update_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL, tip,
+				       -1);
 	g_signal_connect(button, "clicked", G_CALLBACK(on_item_cancel_clicked), self);
 	gtk_box_append(GTK_BOX(box), label);
 	gtk_box_append(GTK_BOX(box), button);
@@ -199,6 +201,8 @@ static void build(KmTransferRow *self, const char *title)
 	gtk_widget_add_css_class(self->status, "caption");
 	gtk_widget_set_visible(self->problems_box, FALSE);
 	gtk_widget_set_tooltip_text(self->cancel, _("Cancel"));
+	gtk_accessible_update_property(GTK_ACCESSIBLE(self->cancel),
+				       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Cancel"), -1);
 	gtk_widget_set_valign(self->cancel, GTK_ALIGN_START);
 	gtk_widget_add_css_class(self->cancel, "circular");
 	g_signal_connect_swapped(self->cancel, "clicked", G_CALLBACK(on_cancel_clicked), self);

@@ -8,6 +8,7 @@
 
 #include "km-demo.h"
 #include "km-library-group.h"
+#include "km-preferences-window.h"
 
 #define N_TRACKS 20
 
@@ -220,6 +221,44 @@ static void test_edit_title(gconstpointer image)
 	km_test_close_window(win);
 }
 
+static GtkWidget *find_type(GtkWidget *widget, GType type)
+{
+	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type))
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = find_type(c, type);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+static void test_preferences(void)
+{
+	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
+	GtkWidget *prefs = g_object_ref(km_preferences_window_new(NULL));
+	GtkWidget *sw = find_type(prefs, GTK_TYPE_SWITCH);
+	GtkEditable *row = find_entry_row(prefs, "_File Names");
+	g_autofree char *template = NULL;
+
+	gtk_window_present(GTK_WINDOW(prefs));
+	g_assert_nonnull(sw);
+	g_assert_nonnull(row);
+	g_assert_cmpstr(gtk_editable_get_text(row), ==, "%a/%s/%n %t.%c");
+	g_assert_false(g_settings_get_boolean(settings, "copy-duplicates"));
+	gtk_switch_set_active(GTK_SWITCH(sw), TRUE);
+	g_assert_true(g_settings_get_boolean(settings, "copy-duplicates"));
+	gtk_editable_set_text(row, "%a - %t.%c");
+	g_signal_emit_by_name(row, "apply");
+	template = g_settings_get_string(settings, "export-template");
+	g_assert_cmpstr(template, ==, "%a - %t.%c");
+	g_settings_reset(settings, "copy-duplicates");
+	g_settings_reset(settings, "export-template");
+	gtk_window_destroy(GTK_WINDOW(prefs));
+	g_assert_finalize_object(prefs);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -232,5 +271,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/library/sort", image, test_sort);
 	g_test_add_data_func("/app/details/properties", image, test_details);
 	g_test_add_data_func("/app/details/edit-title", image, test_edit_title);
+	g_test_add_func("/app/preferences", test_preferences);
 	return g_test_run();
 }
