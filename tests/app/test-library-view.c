@@ -234,6 +234,50 @@ static GtkWidget *find_type(GtkWidget *widget, GType type)
 	return NULL;
 }
 
+/* Whether the session's current version of each of tracks has this genre. */
+static gboolean genre_on_all(KmSession *session, GPtrArray *tracks, const char *genre)
+{
+	for (guint i = 0; i < tracks->len; i++) {
+		KmTrack *now = km_session_lookup_track(session, km_track_get_fid(tracks->pdata[i]));
+
+		if (!now || g_strcmp0(km_track_get_genre(now), genre) != 0)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* An album selected: a genre typed once is set on each of its tracks, the titles stay. */
+static void test_edit_several(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmLibraryView *view = _km_player_view_get_library_view(pv);
+	KmDetailsPane *pane = _km_player_view_get_details_pane(pv);
+	g_autoptr(GPtrArray) tracks = NULL;
+	g_autoptr(GtkTreeListRow) artist = NULL;
+	GtkEditable *genre = find_entry_row(GTK_WIDGET(pane), "_Genre");
+	GtkEditable *title = find_entry_row(GTK_WIDGET(pane), "_Title");
+
+	/* the first artist's first album is row 1 once the artist is open */
+	artist = g_list_model_get_item(G_LIST_MODEL(view_model(win)), 0);
+	gtk_tree_list_row_set_expanded(artist, TRUE);
+	km_test_select(pv, 1);
+	tracks = km_library_view_get_selected_tracks(view);
+	g_assert_cmpuint(tracks->len, >=, 2);
+	/* the titles differ: shown empty, and left alone */
+	g_assert_cmpstr(gtk_editable_get_text(title), ==, "");
+	gtk_editable_set_text(genre, "Space Jazz");
+	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pane), "details.save", NULL));
+	km_test_wait_until(genre_on_all(km_test_session(win), tracks, "Space Jazz"));
+	for (guint i = 0; i < tracks->len; i++) {
+		KmTrack *now = km_session_lookup_track(km_test_session(win),
+						       km_track_get_fid(tracks->pdata[i]));
+
+		g_assert_cmpstr(km_track_get_title(now), ==, km_track_get_title(tracks->pdata[i]));
+	}
+	km_test_close_window(win);
+}
+
 static void test_preferences(void)
 {
 	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
@@ -271,6 +315,7 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/library/sort", image, test_sort);
 	g_test_add_data_func("/app/details/properties", image, test_details);
 	g_test_add_data_func("/app/details/edit-title", image, test_edit_title);
+	g_test_add_data_func("/app/details/edit-several", image, test_edit_several);
 	g_test_add_func("/app/preferences", test_preferences);
 	return g_test_run();
 }

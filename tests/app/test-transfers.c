@@ -22,6 +22,28 @@ static guint n_tracks(KmWindow *win)
 	return g_list_model_get_n_items(km_session_get_tracks(km_test_session(win)));
 }
 
+static void on_verified(GObject *source, GAsyncResult *result, gpointer data)
+{
+	KmVerifyReport **report = data;
+	g_autoptr(GError) error = NULL;
+
+	*report = km_session_verify_finish(KM_SESSION(source), result, &error);
+	g_assert_no_error(error);
+}
+
+/* Reads every file of the player's library and compares with its database. */
+static void assert_verifies_clean(KmWindow *win)
+{
+	g_autoptr(KmVerifyReport) report = NULL;
+
+	km_session_verify_async(km_test_session(win), FALSE, NULL, on_verified, &report);
+	km_test_wait_until(report != NULL);
+	for (guint i = 0; i < report->findings->len; i++)
+		g_printerr("finding: %s\n", ((KmVerifyFinding *)report->findings->pdata[i])->message);
+	g_assert_cmpuint(report->findings->len, ==, 0);
+	g_assert_cmpuint(report->n_objects, >=, n_tracks(win));
+}
+
 static KmTransferRow *wait_for_transfer(KmPlayerView *pv)
 {
 	KmTransferRow *row = km_transfer_panel_get_first_row(_km_player_view_get_transfers(pv));
@@ -110,6 +132,26 @@ static void test_drop_files(gconstpointer image)
 	/* the text file is listed with why it was not copied */
 	problems = km_transfer_row_dup_problems(row);
 	g_assert_nonnull(strstr(problems, "notes.txt: "));
+	assert_verifies_clean(win);
+	km_test_close_window(win);
+}
+
+/* Cancel All right after the drop: what landed is whole, the rest is not there. */
+static void test_drop_cancel(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	g_autofree char *folder = g_build_filename(work_dir, "cancel", NULL);
+	g_autoptr(GPtrArray) files = km_test_write_wavs(folder, 300, 8);
+	KmTransferRow *row;
+	guint before = n_tracks(win);
+
+	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
+	km_transfer_panel_cancel_all(_km_player_view_get_transfers(pv));
+	row = wait_for_transfer(pv);
+	g_assert_cmpuint(n_tracks(win), <=, before + files->len);
+	g_assert_true(g_str_has_suffix(km_transfer_row_get_status(row), "cancelled"));
+	assert_verifies_clean(win);
 	km_test_close_window(win);
 }
 
@@ -248,6 +290,7 @@ static void test_delete(gconstpointer image)
 	km_test_answer(dialog, "delete");
 	km_test_wait_until(n_tracks(win) == before - 1);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(track)));
+	assert_verifies_clean(win);
 	km_test_close_window(win);
 }
 
@@ -354,6 +397,7 @@ int main(int argc, char **argv)
 	image = km_test_make_image(N_TRACKS);
 	g_test_add_func("/app/transfers/progress-row", test_progress_row);
 	g_test_add_data_func("/app/transfers/drop-files", image, test_drop_files);
+	g_test_add_data_func("/app/transfers/drop-cancel", image, test_drop_cancel);
 	g_test_add_data_func("/app/transfers/drop-duplicates", image, test_drop_duplicates);
 	g_test_add_data_func("/app/transfers/export", image, test_export);
 	g_test_add_data_func("/app/transfers/drag-out", image, test_drag_out);
