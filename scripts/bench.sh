@@ -1,12 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench.sh - the benchmark of docs/PERFORMANCE.md: builds an optimized
-# karmactl (./_build-release, -Dbuildtype=release) and runs
-# tests/bench/bench.sh with it.  Installs packages like the other scripts.
+# bench.sh [NAME...] - the benchmarks of docs/PERFORMANCE.md: builds an
+# optimized karmactl (./_build-release, -Dbuildtype=release) and runs every
+# tests/bench/*.sh with it (or the NAMEs given: bench, usb-bench,
+# backup-bench...).  Installs packages like the other scripts.  Exits 2 when
+# any benchmark missed its target.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${KM_BENCH_BUILD:-$ROOT/_build-release}
 "$ROOT/scripts/install-deps.sh" > /dev/null
 "$ROOT/scripts/build.sh" "$BUILD" -Dbuildtype=release > /dev/null || { echo "bench.sh: build failed (run scripts/build.sh $BUILD -Dbuildtype=release to see why)" >&2; exit 1; }
-exec "$ROOT/tests/bench/bench.sh" "$BUILD/src/cli/karmactl"
+if [ $# = 0 ]; then
+    set -- $(cd "$ROOT/tests/bench" && ls *.sh | sed 's/\.sh$//')
+fi
+status=0
+for name in "$@"; do
+    echo "## $name"
+    "$ROOT/tests/bench/$name.sh" "$BUILD/src/cli/karmactl" || status=$?
+    echo
+done
+exit $status

@@ -32,7 +32,6 @@ fi
 APP=$BUILD/src/app/karma-manager
 [ -x "$APP" ] || { echo "demo.sh: $APP was not built" >&2; exit 1; }
 # Run from the build folder: the settings schema compiled there.
-# TODO: $BUILD/data once data/meson.build compiles the schema.
-export GSETTINGS_SCHEMA_DIR=$BUILD/tests/app
+export GSETTINGS_SCHEMA_DIR=$BUILD/data
 echo "Starting Karma Manager on the demo player (karma-manager --demo)"
 exec "$APP" --demo

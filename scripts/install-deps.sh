@@ -32,8 +32,9 @@ PKGS=(
     libusb-1.0-0-dev libgudev-1.0-dev libumockdev-dev umockdev
     # the app, and its tests under Xvfb
     libgtk-4-dev libadwaita-1-dev xvfb xauth
-    # translations and desktop integration checks
-    gettext desktop-file-utils appstream appstream-util
+    # translations and desktop integration checks; rsvg-convert renders the
+    # app icons in the validate suite (tests/validate/check-icons.py)
+    gettext desktop-file-utils appstream appstream-util librsvg2-bin
 )
 
 

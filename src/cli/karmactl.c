@@ -10,20 +10,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "km-usb-libusb.h"
+
 static const struct kc_command *const commands[] = {
 	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
 	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
 	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_verify, &kc_cmd_rebuild_db,
+	&kc_cmd_backup, &kc_cmd_restore,
 };
 
 static char *opt_image;
 static char *opt_offset;
+static char *opt_usb;		/* "" for the first player, else BUS:ADDR */
+static gboolean opt_simulate;
 
 /* Given twice (before and after the command), the last one counts. */
 static gboolean set_global_option(const char *name, const char *value, gpointer data,
 				  GError **error)
 {
-	char **opt = strcmp(name, "--offset") == 0 ? &opt_offset : &opt_image;
+	char **opt = strcmp(name, "--offset") == 0 ? &opt_offset :
+		     strcmp(name, "--usb") == 0	   ? &opt_usb :
+						     &opt_image;
 
 	g_free(*opt);
 	*opt = g_strdup(value);
@@ -36,8 +43,29 @@ static const GOptionEntry global_options[] = {
 	  "The volume: an image file or a block device", "IMAGE" },
 	{ "offset", 0, 0, G_OPTION_ARG_CALLBACK, set_global_option,
 	  "The volume starts this far into IMAGE (K, M, G suffixes)", "BYTES" },
+	{ "simulate", 0, 0, G_OPTION_ARG_NONE, &opt_simulate,
+	  "Reach IMAGE as a player over USB, through the simulated Karma", NULL },
+	{ "usb", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, set_global_option,
+	  "The Rio Karma connected over USB (the first one, or the one at BUS:ADDR)",
+	  "[BUS:ADDR]" },
 	{ NULL }
 };
+
+/*
+ * GLib gives an optional argument the next word whatever it is, so
+ * `--usb ls` would read "ls" as the location: a bare --usb that no location
+ * follows becomes "--usb=" (the first player) before parsing.
+ */
+static void mark_bare_usb_options(int argc, char **argv)
+{
+	static char usb_first[] = "--usb=";
+	uint8_t bus, address;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--usb") == 0 &&
+		    (i + 1 == argc || !km_usb_libusb_parse_location(argv[i + 1], &bus, &address)))
+			argv[i] = usb_first;
+}
 
 static const struct kc_command *find_command(const char *name)
 {
@@ -131,22 +159,47 @@ out:
 	return status;
 }
 
+/* --usb: the player stands where -i IMAGE would, named for the messages. */
+static int apply_usb_option(struct kc_ctx *ctx)
+{
+	static char name[sizeof("USB player 255:255")];
+
+	if (opt_image || opt_simulate)
+		return kc_usage(ctx,
+				"--usb opens the player itself: give it without -i or --simulate");
+	if (opt_usb[0] && !km_usb_libusb_parse_location(opt_usb, &ctx->usb_bus, &ctx->usb_address))
+		return kc_usage(ctx, "--usb: not a USB location BUS:ADDR (as lsusb shows): '%s'",
+				opt_usb);
+	if (ctx->usb_bus)
+		snprintf(name, sizeof(name), "USB player %u:%u", ctx->usb_bus, ctx->usb_address);
+	else
+		snprintf(name, sizeof(name), "USB player");
+	ctx->usb = true;
+	ctx->image = name;
+	return KC_EXIT_OK;
+}
+
 static int apply_global_options(struct kc_ctx *ctx)
 {
 	ctx->image = opt_image;
+	ctx->simulate = opt_simulate;
 	if (opt_offset && !kc_parse_size(opt_offset, &ctx->offset))
 		return kc_usage(ctx, "--offset: not a size: '%s'", opt_offset);
-	return KC_EXIT_OK;
+	return opt_usb ? apply_usb_option(ctx) : KC_EXIT_OK;
 }
 
 static int run_command(struct kc_ctx *ctx, const struct kc_command *cmd)
 {
 	int status;
 
+	/* they make image files: a player is formatted by no command yet */
+	if (ctx->usb && (cmd == &kc_cmd_mkfs || cmd == &kc_cmd_mkkarma))
+		return kc_usage(ctx, "%s makes an image file; it does not work with --usb",
+				cmd->name);
 	if (cmd->access == KC_NO_VOLUME)
 		return cmd->run(ctx);
 	if (!ctx->image)
-		return kc_usage(ctx, "no volume given: use -i IMAGE");
+		return kc_usage(ctx, "no volume given: use -i IMAGE or --usb");
 	status = kc_volume_open(ctx, cmd->access == KC_WRITABLE);
 	if (status)
 		return status;
@@ -161,6 +214,7 @@ int main(int argc, char **argv)
 	int status;
 
 	setlocale(LC_ALL, "");
+	mark_bare_usb_options(argc, argv);
 	status = parse_global_options(&ctx, &argc, &argv);
 	if (status)
 		return status;
@@ -181,5 +235,6 @@ int main(int argc, char **argv)
 	g_strfreev(rest);
 	g_free(opt_image);
 	g_free(opt_offset);
+	g_free(opt_usb);
 	return status;
 }

@@ -206,28 +206,21 @@ static int fsck_run(struct kc_ctx *ctx)
 {
 	struct omfs_fsck_opts opts = { .repair = fsck_repair, .report = print_finding };
 	struct omfs_fsck_result res = { 0 };
-	char msg[OMFS_ERRMSG_MAX] = "";
-	struct km_image_device *dev;
-	int code, err;
+	struct kc_device *dev;
+	int code;
 
 	if (!ctx->image)
-		return kc_usage(ctx, "no volume given: use -i IMAGE");
-	dev = km_image_device_open(ctx->image, fsck_repair, ctx->offset, 0, msg, sizeof(msg));
-	if (!dev) {
-		kc_failf(ctx, "%s", msg[0] ? msg : g_strerror(errno));
+		return kc_usage(ctx, "no volume given: use -i IMAGE or --usb");
+	if (kc_device_open(ctx, fsck_repair, &dev))
 		return OMFS_FSCK_OPERATIONAL;
-	}
-	code = omfs_fsck(km_image_device_blockdev(dev), &opts, &res);
+	code = omfs_fsck(kc_device_blockdev(dev), &opts, &res);
 	if (code < 0) {
 		kc_failf(ctx, "%s: %s", ctx->image, g_strerror(-code));
 		code = OMFS_FSCK_OPERATIONAL;
 	}
 	print_fsck_summary(&res, code);
-	err = km_image_device_close(dev);
-	if (err < 0) {
-		kc_failf(ctx, "%s: close: %s", ctx->image, g_strerror(-err));
+	if (kc_device_close(ctx, dev, KC_EXIT_OK))
 		code |= OMFS_FSCK_OPERATIONAL;
-	}
 	return code;
 }
 

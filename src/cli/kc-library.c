@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "km-image-device.h"
 
 char *kc_opt_partition;
 
@@ -39,25 +38,24 @@ static void print_warnings(const struct kc_ctx *ctx, KmLibrary *lib)
 int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_library *kl)
 {
 	KmLibraryOptions opts = { .writable = writable, .scan = scan };
-	char msg[OMFS_ERRMSG_MAX] = "";
 	GError *error = NULL;
 	int status;
 
 	kl->dev = NULL;
 	kl->lib = NULL;
 	if (!ctx->image)
-		return kc_usage(ctx, "no image given: use -i IMAGE");
+		return kc_usage(ctx, "no image given: use -i IMAGE or --usb");
 	status = parse_partition(ctx, &opts.partition);
 	if (status)
 		return status;
-	kl->dev = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg, sizeof(msg));
-	if (!kl->dev)
-		return kc_failf(ctx, "%s", msg[0] ? msg : g_strerror(errno));
-	kl->lib = km_library_open(km_image_device_blockdev(kl->dev), &opts, &error);
+	status = kc_device_open(ctx, writable, &kl->dev);
+	if (status)
+		return status;
+	kl->lib = km_library_open(kc_device_blockdev(kl->dev), &opts, &error);
 	if (!kl->lib) {
 		status = kc_fail_gerror(ctx, ctx->image, error);
 		g_error_free(error);
-		km_image_device_close(kl->dev);
+		kc_device_close(ctx, kl->dev, status);
 		kl->dev = NULL;
 		return status;
 	}
@@ -68,7 +66,6 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status)
 {
 	GError *error = NULL;
-	int err;
 
 	if (kl->lib) {
 		if (!km_library_close(kl->lib, &error)) {
@@ -79,11 +76,7 @@ int kc_library_close(struct kc_ctx *ctx, struct kc_library *kl, int status)
 		g_object_unref(kl->lib);
 		kl->lib = NULL;
 	}
-	if (kl->dev) {
-		err = km_image_device_close(kl->dev);
-		kl->dev = NULL;
-		if (err < 0 && status == KC_EXIT_OK)
-			status = kc_failf(ctx, "%s: close: %s", ctx->image, g_strerror(-err));
-	}
+	status = kc_device_close(ctx, kl->dev, status);
+	kl->dev = NULL;
 	return status;
 }

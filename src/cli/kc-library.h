@@ -11,7 +11,7 @@
 #include "km-library.h"
 
 struct kc_library {
-	struct km_image_device *dev;
+	struct kc_device *dev;
 	KmLibrary *lib;
 };
 

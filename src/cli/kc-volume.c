@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "km-image-device.h"
-
 /* Deeper than any real tree; a corrupt volume could otherwise exhaust the stack. */
 #define KC_MAX_DEPTH 256
 
@@ -22,26 +20,19 @@ int kc_volume_open(struct kc_ctx *ctx, bool writable)
 	char msg[OMFS_ERRMSG_MAX] = "";
 	int err;
 
-	ctx->dev = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg, sizeof(msg));
-	if (!ctx->dev)
-		return kc_failf(ctx, "%s", msg[0] ? msg : g_strerror(errno));
-	err = omfs_mount(km_image_device_blockdev(ctx->dev), &opts, &ctx->fs, msg, sizeof(msg));
+	err = kc_device_open(ctx, writable, &ctx->dev);
+	if (err)
+		return err;
+	err = omfs_mount(kc_device_blockdev(ctx->dev), &opts, &ctx->fs, msg, sizeof(msg));
 	if (err < 0) {
 		ctx->fs = NULL;
-		km_image_device_close(ctx->dev);
+		kc_device_close(ctx, ctx->dev, KC_EXIT_FAIL);
 		ctx->dev = NULL;
 		return kc_failf(ctx, "%s: cannot mount: %s (%s)", ctx->image, g_strerror(-err),
 				msg);
 	}
 	ctx->writable = writable;
 	return KC_EXIT_OK;
-}
-
-static bool stats_wanted(void)
-{
-	const char *env = g_getenv("KARMACTL_STATS");
-
-	return env && strcmp(env, "1") == 0;
 }
 
 /* One line of key=value pairs, for the benchmark scripts. */
@@ -78,19 +69,15 @@ int kc_volume_close(struct kc_ctx *ctx, int status)
 			if (err < 0)
 				status = kc_fail(ctx, ctx->image, err);
 		}
-		if (stats_wanted())
+		if (kc_stats_wanted())
 			print_counters(ctx->fs);
 		err = omfs_unmount(ctx->fs);
 		ctx->fs = NULL;
 		if (err < 0 && status == KC_EXIT_OK)
 			status = kc_failf(ctx, "%s: unmount: %s", ctx->image, g_strerror(-err));
 	}
-	if (ctx->dev) {
-		err = km_image_device_close(ctx->dev);
-		ctx->dev = NULL;
-		if (err < 0 && status == KC_EXIT_OK)
-			status = kc_failf(ctx, "%s: close: %s", ctx->image, g_strerror(-err));
-	}
+	status = kc_device_close(ctx, ctx->dev, status);
+	ctx->dev = NULL;
 	g_free(ctx->io_buf);
 	ctx->io_buf = NULL;
 	return status;

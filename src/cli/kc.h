@@ -27,17 +27,21 @@ enum {
  */
 #define KC_IO_SIZE ((size_t)1 << 20)
 
-struct km_image_device;
+struct kc_device;
 
 struct kc_ctx {
 	const char *cmd;	/* the command's name, for messages */
 	const char *image;	/* -i IMAGE, or NULL */
 	uint64_t offset;	/* --offset: where the volume starts in the image */
+	bool simulate;		/* --simulate: reach the image through the simulated Karma */
+	bool usb;		/* --usb: the player connected over USB (image is then its name) */
+	uint8_t usb_bus;	/* --usb BUS:ADDR; 0: the first player found */
+	uint8_t usb_address;
 	int argc;		/* positional arguments of the command */
 	char **argv;
 
 	/* Set up by the dispatcher for commands that work on a mounted volume. */
-	struct km_image_device *dev;
+	struct kc_device *dev;
 	struct omfs_fs *fs;
 	bool writable;
 	void *io_buf;		/* KC_IO_SIZE bytes, allocated on first use */
@@ -71,6 +75,8 @@ extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
 extern const struct kc_command kc_cmd_manifest;
 /* kc-karma-cmds.c: the Karma library (kc-library.h) */
 extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
+/* kc-backup-cmds.c */
+extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 
@@ -101,6 +107,16 @@ const char *kc_path_show(const char *npath);
 const char *kc_path_name(const char *npath);
 /* The last component of a host path, trailing slashes ignored. Free with g_free(). */
 char *kc_host_basename(const char *path);
+
+/* ---- kc-device.c: the storage of -i IMAGE (directly or through the simulated Karma) or --usb ---- */
+
+/* Opens ctx->image from ctx->offset on; prints why on failure. */
+int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out);
+const struct omfs_blockdev *kc_device_blockdev(const struct kc_device *dev);
+/* Closes (NULL is fine); returns the final status. */
+int kc_device_close(struct kc_ctx *ctx, struct kc_device *dev, int status);
+/* KARMACTL_STATS=1: print I/O counters on exit. */
+bool kc_stats_wanted(void);
 
 /* ---- kc-volume.c ---- */
 

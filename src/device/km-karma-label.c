@@ -14,34 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "km-bytes.h"
+
 #define LABEL_ENTRY_OFFSET 270u
 #define LABEL_ENTRY_SIZE 16u
 #define LABEL_MAGIC_OFFSET 510u
 #define ENTRY_FSTYPE 4u
 #define ENTRY_START 8u
 #define ENTRY_SIZE 12u
-
-static uint16_t get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	put_le16(p, (uint16_t)v);
-	put_le16(p + 2, (uint16_t)(v >> 16));
-}
 
 /* Where the entry of partition `number` (1 or 2) starts in sector 0. */
 static size_t entry_offset(unsigned int number)
@@ -104,15 +84,25 @@ static int check_no_overlap(const struct km_karma_label *label, char *msg, size_
 	return 0;
 }
 
+void km_karma_label_build_unfinished(uint8_t sector[KM_KARMA_SECTOR_SIZE])
+{
+	memset(sector, 0, KM_KARMA_SECTOR_SIZE);
+	memcpy(sector, KM_UNFINISHED_RESTORE_MARK, sizeof(KM_UNFINISHED_RESTORE_MARK));
+}
+
 int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t device_size,
 			 struct km_karma_label *label, char *msg, size_t msglen)
 {
 	uint64_t device_sectors = device_size / KM_KARMA_SECTOR_SIZE;
-	uint16_t magic = get_le16(sector + LABEL_MAGIC_OFFSET);
+	uint16_t magic = km_get_le16(sector + LABEL_MAGIC_OFFSET);
 	unsigned int number;
 	int err;
 
 	memset(label, 0, sizeof(*label));
+	if (memcmp(sector, KM_UNFINISHED_RESTORE_MARK, sizeof(KM_UNFINISHED_RESTORE_MARK)) == 0)
+		return label_fail(-EINVAL, msg, msglen,
+				  "a restore from a backup did not finish on this disk: "
+				  "restore it again before using it");
 	if (magic != KM_KARMA_LABEL_MAGIC)
 		return label_fail(-ENOENT, msg, msglen,
 				  "no Karma label: the magic at byte 510 is 0x%04x, not 0x%04x",
@@ -121,8 +111,8 @@ int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t de
 		const uint8_t *entry = sector + entry_offset(number);
 		struct km_karma_partition part = {
 			.number = number,
-			.start_sector = get_le32(entry + ENTRY_START),
-			.n_sectors = get_le32(entry + ENTRY_SIZE),
+			.start_sector = km_get_le32(entry + ENTRY_START),
+			.n_sectors = km_get_le32(entry + ENTRY_SIZE),
 		};
 
 		/* Linux's rule: other types and empty entries are unused, not errors. */
@@ -209,10 +199,10 @@ int km_karma_label_build(uint8_t sector[KM_KARMA_SECTOR_SIZE], const struct km_k
 		uint8_t *entry = sector + entry_offset(part->number);
 
 		entry[ENTRY_FSTYPE] = KM_KARMA_FSTYPE_OMFS;
-		put_le32(entry + ENTRY_START, part->start_sector);
-		put_le32(entry + ENTRY_SIZE, part->n_sectors);
+		km_put_le32(entry + ENTRY_START, part->start_sector);
+		km_put_le32(entry + ENTRY_SIZE, part->n_sectors);
 	}
-	put_le16(sector + LABEL_MAGIC_OFFSET, KM_KARMA_LABEL_MAGIC);
+	km_put_le16(sector + LABEL_MAGIC_OFFSET, KM_KARMA_LABEL_MAGIC);
 	/* The reader's checks are the only definition of a good label. */
 	err = km_karma_label_parse(sector, device_size, &check, msg, msglen);
 	if (err)

@@ -59,6 +59,15 @@ int km_karma_label_build(uint8_t sector[KM_KARMA_SECTOR_SIZE], const struct km_k
 			 uint64_t device_size, char *msg, size_t msglen);
 
 /*
+ * Sector 0 while a restore writes the rest of the disk: a mark that parses as
+ * a damaged label (-EINVAL, "a restore … did not finish"), so a restore cut
+ * short is never taken for a good disk. It is neither a label (byte 510 is
+ * zero) nor an OMFS superblock (no OMFS magic at byte 24).
+ */
+#define KM_UNFINISHED_RESTORE_MARK "Karma Manager: unfinished restore"
+void km_karma_label_build_unfinished(uint8_t sector[KM_KARMA_SECTOR_SIZE]);
+
+/*
  * A window [offset, offset + length) of parent, as a device of its own; length
  * 0 means up to the end. The parent must outlive the window. Returns NULL with
  * errno set (EINVAL when the window lies past the parent's end) and a sentence.

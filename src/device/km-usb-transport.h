@@ -53,4 +53,7 @@ struct km_usb_transport {
 	const struct km_usb_transport_ops *ops;
 };
 
+/* t->ops->sleep_ms, or a real sleep when the transport has none. */
+void km_usb_sleep(struct km_usb_transport *t, unsigned ms);
+
 #endif

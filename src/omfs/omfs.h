@@ -132,6 +132,14 @@ int omfs_rename(struct omfs_fs *fs, uint64_t olddir, const char *oldname, size_t
 		uint64_t newdir, const char *newname, size_t newlen);
 
 int omfs_statfs(struct omfs_fs *fs, struct omfs_statfs *sfs);
+/*
+ * The first run of blocks in use at or after block `from`, as the bitmap says
+ * (the superblock, root block and bitmap always count as used): returns true
+ * with [*start, *start + *count), false when no block from there on is used.
+ * Backups skip the other blocks. Block n starts at byte n * blocksize.
+ */
+bool omfs_next_used_run(const struct omfs_fs *fs, uint64_t from, uint64_t *start,
+			uint64_t *count);
 void omfs_get_info(const struct omfs_fs *fs, struct omfs_info *info);
 void omfs_get_counters(const struct omfs_fs *fs, struct omfs_counters *c);
 void omfs_reset_counters(struct omfs_fs *fs);
