@@ -16,6 +16,7 @@
 
 struct _KmApplication {
 	AdwApplication parent_instance;
+	KmDeviceMonitor *monitor;	/* players plugged in and out, from startup */
 };
 
 G_DEFINE_FINAL_TYPE(KmApplication, km_application, ADW_TYPE_APPLICATION)
@@ -32,8 +33,10 @@ static KmWindow *km_application_get_window(KmApplication *self)
 {
 	GtkWindow *win = gtk_application_get_active_window(GTK_APPLICATION(self));
 
-	if (!win)
+	if (!win) {
 		win = GTK_WINDOW(km_window_new(self));
+		km_window_set_device_monitor(KM_WINDOW(win), self->monitor);
+	}
 	return KM_WINDOW(win);
 }
 
@@ -129,6 +132,7 @@ static void km_application_startup(GApplication *app)
 	};
 
 	G_APPLICATION_CLASS(km_application_parent_class)->startup(app);
+	KM_APPLICATION(app)->monitor = km_device_monitor_new();
 	g_action_map_add_action_entries(G_ACTION_MAP(app), km_application_actions,
 					G_N_ELEMENTS(km_application_actions), app);
 	for (gsize i = 0; i < G_N_ELEMENTS(accels); i++)
@@ -136,10 +140,17 @@ static void km_application_startup(GApplication *app)
 						      accels[i].accels);
 }
 
+static void km_application_dispose(GObject *object)
+{
+	g_clear_object(&KM_APPLICATION(object)->monitor);
+	G_OBJECT_CLASS(km_application_parent_class)->dispose(object);
+}
+
 static void km_application_class_init(KmApplicationClass *klass)
 {
 	GApplicationClass *app_class = G_APPLICATION_CLASS(klass);
 
+	G_OBJECT_CLASS(klass)->dispose = km_application_dispose;
 	app_class->handle_local_options = km_application_handle_local_options;
 	app_class->command_line = km_application_command_line;
 	app_class->activate = km_application_activate;

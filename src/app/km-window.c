@@ -3,11 +3,7 @@
  * km-window.c - the main window: opens sessions and swaps the start page for
  * the player view, and back when the player is ejected or fails.
  *
- * TODO(hotplug): when KmDeviceMonitor (src/device/km-device-monitor.h) is
- * on main, the window creates one: player-added opens a session for the
- * device (km_window_open_session), player-removed lets the session fail,
- * which closes its view, and a NO_PERMISSION device shows its explanation
- * with km_window_set_permission_problem().
+ * Players plugged in and out: km-window-hotplug.c.
  */
 #define G_LOG_DOMAIN "km-window"
 
@@ -18,25 +14,7 @@
 #include "km-app-util.h"
 #include "km-file-chooser.h"
 #include "km-player-view.h"
-#include "km-window.h"
-
-struct _KmWindow {
-	AdwApplicationWindow parent_instance;
-
-	/* Template widgets */
-	AdwToastOverlay *toasts;
-	GtkStack *stack;
-	AdwStatusPage *status_page;
-	GtkWidget *permission_box;
-	GtkLabel *permission_label;
-
-	/* Owned references */
-	GSettings *settings;
-	GCancellable *cancellable;	/* cancelled in dispose */
-	char *message;
-	/* Borrowed: the player view in the stack */
-	GtkWidget *player_view;
-};
+#include "km-window-private.h"
 
 G_DEFINE_FINAL_TYPE(KmWindow, km_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -63,13 +41,18 @@ static void remove_player_view(KmWindow *self)
 	self->player_view = NULL;
 }
 
-static void on_player_closed(KmWindow *self, const char *message, GtkWidget *view)
+void _km_window_close_player(KmWindow *self, const char *message)
 {
 	remove_player_view(self);
 	show_start_page(self, message);
 	if (!message)
 		adw_toast_overlay_add_toast(self->toasts,
 					    adw_toast_new(_("The player can be unplugged now")));
+}
+
+static void on_player_closed(KmWindow *self, const char *message, GtkWidget *view)
+{
+	_km_window_close_player(self, message);
 }
 
 static void show_session(KmWindow *self, KmSession *session)
@@ -189,6 +172,7 @@ static void km_window_dispose(GObject *object)
 	KmWindow *self = KM_WINDOW(object);
 
 	g_cancellable_cancel(self->cancellable);
+	km_window_set_device_monitor(self, NULL);
 	remove_player_view(self);
 	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_WINDOW);
 	G_OBJECT_CLASS(km_window_parent_class)->dispose(object);
@@ -201,6 +185,7 @@ static void km_window_finalize(GObject *object)
 	g_clear_object(&self->settings);
 	g_clear_object(&self->cancellable);
 	g_free(self->message);
+	g_free(self->hotplug_path);
 	G_OBJECT_CLASS(km_window_parent_class)->finalize(object);
 }
 

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "km-application.h"
+#include "km-device-monitor.h"
 #include "km-session.h"
 
 G_BEGIN_DECLS
@@ -27,10 +28,15 @@ GtkWidget *km_window_get_player_view(KmWindow *self);
 /* The start page's message (for a closed or failed player), or NULL. */
 const char *km_window_get_message(KmWindow *self);
 /*
- * Hotplug hook (KmDeviceMonitor, branch `hotplug`): a player is plugged in
- * that we may not open; explanation says how to fix it (the udev rule and
- * the command). NULL hides it.
+ * A player is plugged in that we may not open: explanation says how to fix
+ * it (the udev rule and the command). NULL hides it.
  */
 void km_window_set_permission_problem(KmWindow *self, const char *explanation);
+
+/*
+ * Follow monitor (NULL: none): players plugged in open by themselves, one
+ * unplugged closes its view (km-window-hotplug.c).
+ */
+void km_window_set_device_monitor(KmWindow *self, KmDeviceMonitor *monitor);
 
 G_END_DECLS
