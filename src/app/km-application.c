@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "km-application.h"
+#include "km-drag-folder.h"
 #include "km-preferences-window.h"
 #include "km-window.h"
 
@@ -133,6 +134,8 @@ static void km_application_startup(GApplication *app)
 
 	G_APPLICATION_CLASS(km_application_parent_class)->startup(app);
 	KM_APPLICATION(app)->monitor = km_device_monitor_new();
+	/* the files of the last run's drags: their receivers are done with them */
+	km_drag_folders_clean();
 	g_action_map_add_action_entries(G_ACTION_MAP(app), km_application_actions,
 					G_N_ELEMENTS(km_application_actions), app);
 	for (gsize i = 0; i < G_N_ELEMENTS(accels); i++)

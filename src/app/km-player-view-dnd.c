@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "km-app-util.h"
+#include "km-drag-folder.h"
 #include "km-export-provider.h"
 #include "km-player-view-private.h"
 
@@ -35,21 +36,6 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
 	return TRUE;
 }
 
-/* A fresh folder for one drag's files: $XDG_CACHE_HOME/karma-manager/drag/XXXXXX. */
-static GFile *new_drag_folder(GError **error)
-{
-	g_autofree char *base = g_build_filename(g_get_user_cache_dir(), "karma-manager", "drag",
-						 NULL);
-	g_autofree char *tmpl = g_build_filename(base, "XXXXXX", NULL);
-
-	if (g_mkdir_with_parents(base, 0700) != 0 || !g_mkdtemp_full(tmpl, 0700)) {
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
-			    "%s: %s", base, g_strerror(errno));
-		return NULL;
-	}
-	return g_file_new_for_path(tmpl);
-}
-
 static GdkContentProvider *on_prepare_drag(KmPlayerView *self, GtkWidget *cell)
 {
 	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
@@ -60,7 +46,7 @@ static GdkContentProvider *on_prepare_drag(KmPlayerView *self, GtkWidget *cell)
 
 	if (tracks->len == 0 || self->closing)
 		return NULL;
-	folder = new_drag_folder(&error);
+	folder = km_drag_folder_new(&error);
 	if (!folder) {
 		km_widget_toast(GTK_WIDGET(self), error->message);
 		return NULL;

@@ -11,6 +11,7 @@
 
 #include "km-demo.h"
 #include "km-app-util.h"
+#include "km-drag-folder.h"
 #include "km-export-provider.h"
 
 #define N_TRACKS 12
@@ -138,21 +139,32 @@ static void test_drop_files(gconstpointer image)
 	km_test_close_window(win);
 }
 
-/* Cancel All right after the drop: what landed is whole, the rest is not there. */
+/*
+ * Cancel All right after the drop (a big file first, so that the worker is
+ * usually still copying): the tracks the row reports copied are on the
+ * player, nothing else is, and the library verifies clean.
+ */
 static void test_drop_cancel(gconstpointer image)
 {
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
 	g_autofree char *folder = g_build_filename(work_dir, "cancel", NULL);
+	g_autofree char *big = g_build_filename(folder, "a long silence.wav", NULL);
 	g_autoptr(GPtrArray) files = km_test_write_wavs(folder, 300, 8);
 	KmTransferRow *row;
-	guint before = n_tracks(win);
+	guint before = n_tracks(win), copied = 0, total = 0;
 
+	g_ptr_array_insert(files, 0, km_test_write_silence(big, 64 << 20));
 	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
 	km_transfer_panel_cancel_all(_km_player_view_get_transfers(pv));
 	row = wait_for_transfer(pv);
-	g_assert_cmpuint(n_tracks(win), <=, before + files->len);
-	g_assert_true(g_str_has_suffix(km_transfer_row_get_status(row), "cancelled"));
+	g_assert_cmpint(sscanf(km_transfer_row_get_status(row), "%u of %u", &copied, &total), ==,
+			2);
+	/* 0 of 0: cancelled before the job started */
+	g_assert_true(total == files->len || total == 0);
+	g_assert_cmpuint(n_tracks(win), ==, before + copied);
+	if (copied < total)
+		g_assert_true(g_str_has_suffix(km_transfer_row_get_status(row), "cancelled"));
 	assert_verifies_clean(win);
 	km_test_close_window(win);
 }
@@ -266,6 +278,11 @@ static void test_drag_out(gconstpointer image)
 		g_assert_true(g_str_has_suffix(name, ".wav"));
 		g_assert_true(is_demo_track(l->data, MAX_DEMO_TRACK));
 	}
+	/* the next start of the app removes them */
+	g_assert_true(g_file_query_exists(files->data, NULL));
+	km_drag_folders_clean();
+	for (GSList *l = files; l; l = l->next)
+		g_assert_false(g_file_query_exists(l->data, NULL));
 	g_slist_free(files);
 	g_object_unref(provider);
 	km_test_close_window(win);
