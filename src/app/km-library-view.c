@@ -16,6 +16,7 @@
 
 #include "km-app-util.h"
 #include "km-library-group.h"
+#include "km-library-cells.h"
 #include "km-library-model.h"
 #include "km-library-view.h"
 
@@ -74,16 +75,6 @@ static GListModel *create_children(gpointer item, gpointer user_data)
 	return NULL;
 }
 
-/* The item a cell shows: a group or a track (borrowed). */
-static gpointer cell_item(GtkListItem *list_item)
-{
-	gpointer item = gtk_list_item_get_item(list_item);
-
-	if (GTK_IS_TREE_LIST_ROW(item))
-		return gtk_tree_list_row_get_item(item);	/* new reference */
-	return item ? g_object_ref(item) : NULL;
-}
-
 static void update_page(KmLibraryView *self)
 {
 	GtkSelectionModel *model = km_library_view_get_model(self);
@@ -119,89 +110,12 @@ static GdkContentProvider *on_drag_prepare(GtkDragSource *source, double x, doub
 	return provider;
 }
 
-static void setup_cell(GtkSignalListItemFactory *factory, GtkListItem *list_item,
-		       gpointer user_data)
-{
-	KmLibraryView *self = g_object_get_data(G_OBJECT(factory), "km-view");
-	KmColumn column = GPOINTER_TO_UINT(user_data);
-	GtkWidget *label = gtk_label_new(NULL);
-	GtkWidget *cell = label;
-	GtkDragSource *drag = gtk_drag_source_new();
-
-	gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
-	gtk_label_set_xalign(GTK_LABEL(label), km_column_is_numeric(column) ? 1.0f : 0.0f);
-	if (km_column_is_numeric(column))
-		gtk_widget_add_css_class(label, "numeric");
-	if (column == KM_COLUMN_TITLE) {
-		cell = gtk_tree_expander_new();
-		gtk_tree_expander_set_child(GTK_TREE_EXPANDER(cell), label);
-	}
-	g_object_set_data(G_OBJECT(cell), "km-list-item", list_item);
-	gtk_drag_source_set_actions(drag, GDK_ACTION_COPY);
-	g_signal_connect_object(drag, "prepare", G_CALLBACK(on_drag_prepare), self, 0);
-	gtk_widget_add_controller(cell, GTK_EVENT_CONTROLLER(drag));
-	gtk_list_item_set_child(list_item, cell);
-}
-
-static void bind_cell(GtkSignalListItemFactory *factory, GtkListItem *list_item,
-		      gpointer user_data)
-{
-	KmColumn column = GPOINTER_TO_UINT(user_data);
-	GtkWidget *cell = gtk_list_item_get_child(list_item);
-	g_autoptr(GObject) item = cell_item(list_item);
-	gpointer row = gtk_list_item_get_item(list_item);
-	g_autofree char *text = NULL;
-	GtkWidget *label = cell;
-
-	if (column == KM_COLUMN_TITLE) {
-		gtk_tree_expander_set_list_row(GTK_TREE_EXPANDER(cell),
-					       GTK_IS_TREE_LIST_ROW(row) ? row : NULL);
-		label = gtk_tree_expander_get_child(GTK_TREE_EXPANDER(cell));
-	}
-	if (KM_IS_TRACK(item))
-		text = km_column_format(column, KM_TRACK(item));
-	else if (KM_IS_LIBRARY_GROUP(item) && column == KM_COLUMN_TITLE)
-		text = g_strdup(km_library_group_get_label(KM_LIBRARY_GROUP(item)));
-	gtk_label_set_text(GTK_LABEL(label), text ? text : "");
-	if (KM_IS_LIBRARY_GROUP(item))
-		gtk_widget_add_css_class(label, "heading");
-	else
-		gtk_widget_remove_css_class(label, "heading");
-}
-
-static void unbind_cell(GtkSignalListItemFactory *factory, GtkListItem *list_item,
-			gpointer user_data)
-{
-	GtkWidget *cell = gtk_list_item_get_child(list_item);
-
-	if (GTK_IS_TREE_EXPANDER(cell))
-		gtk_tree_expander_set_list_row(GTK_TREE_EXPANDER(cell), NULL);
-}
-
-static const int column_widths[KM_N_COLUMNS] = {
-	[KM_COLUMN_TITLE] = 260, [KM_COLUMN_ARTIST] = 160, [KM_COLUMN_ALBUM] = 160,
-	[KM_COLUMN_GENRE] = 100,
-};
-
 static void add_columns(KmLibraryView *self)
 {
 	for (KmColumn c = 0; c < KM_N_COLUMNS; c++) {
-		GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
-		g_autoptr(GtkSorter) sorter = km_column_sorter_new(c);
-		GtkColumnViewColumn *column;
+		GtkColumnViewColumn *column = km_library_column_new(c, G_CALLBACK(on_drag_prepare),
+								    self);
 
-		g_object_set_data(G_OBJECT(factory), "km-view", self);
-		g_signal_connect(factory, "setup", G_CALLBACK(setup_cell), GUINT_TO_POINTER(c));
-		g_signal_connect(factory, "bind", G_CALLBACK(bind_cell), GUINT_TO_POINTER(c));
-		g_signal_connect(factory, "unbind", G_CALLBACK(unbind_cell), GUINT_TO_POINTER(c));
-		column = gtk_column_view_column_new(km_column_get_title(c), factory);
-		gtk_column_view_column_set_sorter(column, sorter);
-		gtk_column_view_column_set_resizable(column, TRUE);
-		/* natural widths come from the first rows: give the text room */
-		if (column_widths[c])
-			gtk_column_view_column_set_fixed_width(column, column_widths[c]);
-		if (c == KM_COLUMN_TITLE)
-			gtk_column_view_column_set_expand(column, TRUE);
 		gtk_column_view_append_column(self->column_view, column);
 		self->columns[c] = column;
 		g_object_unref(column);	/* the view holds it */
