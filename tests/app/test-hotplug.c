@@ -20,8 +20,8 @@
 /* Copies the file at from into the fake disk node (a plain file in the testbed). */
 static void fill_node(Fixture *f, const char *node, const char *from)
 {
-	g_autofree char *path = g_build_filename(umockdev_testbed_get_root_dir(f->tb), "dev", node,
-						 NULL);
+	g_autofree char *root = umockdev_testbed_get_root_dir(f->tb);
+	g_autofree char *path = g_build_filename(root, "dev", node, NULL);
 	g_autofree char *data = NULL;
 	gsize len = 0;
 	int fd;
