@@ -22,6 +22,25 @@ typedef struct {
 	guint max_pending;	/* most idle sources pending at once */
 } KmProgressStats;
 
+/* The rate: samples of (time, bytes done) over the last few seconds, a ring. */
+#define KM_RATE_SAMPLES 32
+typedef struct {
+	gint64 time;		/* monotonic microseconds */
+	guint64 bytes;
+} KmRateSample;
+typedef struct {
+	KmRateSample samples[KM_RATE_SAMPLES];
+	guint first, n;
+} KmRateMeter;
+/*
+ * bytes done at time now: bytes per second over the last 3 seconds (samples
+ * kept 0.1 s apart at least), or 0 when that is not known yet.
+ */
+double km_rate_meter_add(KmRateMeter *meter, gint64 now, guint64 bytes);
+
+/* A consistent copy of stats (the worker may be writing them). */
+void km_progress_stats_get(const KmProgressStats *stats, KmProgressStats *copy);
+
 /* On the main context (context): callback gets session (referenced) and data. */
 KmProgressMerger *km_progress_merger_new(GMainContext *context, KmSession *session,
 					 KmProgressCallback callback, gpointer data,

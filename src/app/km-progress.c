@@ -8,7 +8,6 @@
 /* The rate is averaged over this window, from samples at least this far apart. */
 #define RATE_WINDOW_US (3 * G_USEC_PER_SEC)
 #define RATE_SAMPLE_US (G_USEC_PER_SEC / 10)
-#define RATE_SAMPLES 32
 
 G_DEFINE_BOXED_TYPE(KmProgress, km_progress, km_progress_copy, km_progress_free)
 
@@ -35,11 +34,6 @@ double km_progress_get_fraction(const KmProgress *progress)
 	return 0.0;
 }
 
-typedef struct {
-	gint64 time;
-	guint64 bytes;
-} Sample;
-
 struct _KmProgressMerger {
 	gatomicrefcount refs;
 	GMainContext *context;
@@ -50,9 +44,7 @@ struct _KmProgressMerger {
 	GCancellable *cancellable;
 	KmProgressStats *stats;	/* the session's, for tests; written under lock */
 
-	/* Worker only: the rate's samples, a ring. */
-	Sample samples[RATE_SAMPLES];
-	guint first, n_samples;
+	KmRateMeter rate;	/* worker only */
 
 	GMutex lock;		/* guards what follows */
 	KmProgress *pending;	/* the newest snapshot not yet delivered */
@@ -60,6 +52,13 @@ struct _KmProgressMerger {
 };
 
 static GMutex stats_lock;
+
+void km_progress_stats_get(const KmProgressStats *stats, KmProgressStats *copy)
+{
+	g_mutex_lock(&stats_lock);
+	*copy = *stats;
+	g_mutex_unlock(&stats_lock);
+}
 
 KmProgressMerger *km_progress_merger_new(GMainContext *context, KmSession *session,
 					 KmProgressCallback callback, gpointer data,
@@ -101,29 +100,26 @@ static void merger_unref(gpointer data)
 	g_free(merger);
 }
 
-/* Bytes per second between the oldest sample of the window and now. */
-static double measure_rate(KmProgressMerger *merger, guint64 bytes)
+/* The last sample, then the one now if the last is old enough; the rate from the oldest kept. */
+double km_rate_meter_add(KmRateMeter *meter, gint64 now, guint64 bytes)
 {
-	gint64 now = g_get_monotonic_time();
-	Sample *last, *oldest;
+	KmRateSample *last, *oldest;
 
-	while (merger->n_samples > 1 &&
-	       now - merger->samples[merger->first].time > RATE_WINDOW_US) {
-		merger->first = (merger->first + 1) % RATE_SAMPLES;
-		merger->n_samples--;
+	while (meter->n > 1 && now - meter->samples[meter->first].time > RATE_WINDOW_US) {
+		meter->first = (meter->first + 1) % KM_RATE_SAMPLES;
+		meter->n--;
 	}
-	last = &merger->samples[(merger->first + merger->n_samples + RATE_SAMPLES - 1) %
-				RATE_SAMPLES];
-	if (merger->n_samples == 0 || now - last->time >= RATE_SAMPLE_US) {
-		if (merger->n_samples == RATE_SAMPLES) {
-			merger->first = (merger->first + 1) % RATE_SAMPLES;
-			merger->n_samples--;
+	last = &meter->samples[(meter->first + meter->n + KM_RATE_SAMPLES - 1) % KM_RATE_SAMPLES];
+	if (meter->n == 0 || now - last->time >= RATE_SAMPLE_US) {
+		if (meter->n == KM_RATE_SAMPLES) {
+			meter->first = (meter->first + 1) % KM_RATE_SAMPLES;
+			meter->n--;
 		}
-		last = &merger->samples[(merger->first + merger->n_samples) % RATE_SAMPLES];
-		*last = (Sample){ now, bytes };
-		merger->n_samples++;
+		last = &meter->samples[(meter->first + meter->n) % KM_RATE_SAMPLES];
+		*last = (KmRateSample){ now, bytes };
+		meter->n++;
 	}
-	oldest = &merger->samples[merger->first];
+	oldest = &meter->samples[meter->first];
 	if (now - oldest->time < RATE_SAMPLE_US || bytes < oldest->bytes)
 		return 0.0;
 	return (double)(bytes - oldest->bytes) * G_USEC_PER_SEC / (double)(now - oldest->time);
@@ -166,7 +162,7 @@ void km_progress_merger_report(KmProgressMerger *merger, const KmProgress *progr
 	KmProgress *copy = km_progress_copy(progress);
 	gboolean attach;
 
-	copy->rate = measure_rate(merger, progress->bytes_done);
+	copy->rate = km_rate_meter_add(&merger->rate, g_get_monotonic_time(), progress->bytes_done);
 	copy->seconds_left = -1;
 	if (copy->rate > 0 && copy->bytes_total >= copy->bytes_done)
 		copy->seconds_left = (gint64)((double)(copy->bytes_total - copy->bytes_done) /

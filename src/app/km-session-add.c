@@ -2,7 +2,7 @@
 /*
  * km-session-add.c - the job that copies host files to the player.
  *
- * Folders are walked first (so progress knows the total), then each file is
+ * Folders are walked first (km-session-walk.c: progress knows the total), then each file is
  * read by km-import, checked for duplicates and for room, and copied into an
  * open transaction that is committed every few files or seconds: tracks
  * appear as they land, and a failure loses at most the batch in flight. The
@@ -12,22 +12,12 @@
 #include "km-session-private.h"
 
 #include "km-import.h"
+#include "km-session-walk.h"
 
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
 /* Beyond the data: the inodes and properties files of the batch, the journal. */
 #define ADD_RESERVE ((guint64)1 << 20)
-/* Folders nested deeper than this are not walked (a loop, or a hostile tree). */
-#define ADD_MAX_DEPTH 32
-#define ADD_MAX_FILES 1000000u
-
-typedef struct {
-	GFile *file;
-	char *path;
-	guint64 size;
-	guint root;		/* the files[] entry it came from */
-	guint32 fid;		/* once copied into the open transaction */
-} AddFile;
 
 typedef struct {
 	GPtrArray *roots;	/* GFile* */
@@ -35,23 +25,14 @@ typedef struct {
 	KmAddFlags flags;
 
 	/* worker */
-	GPtrArray *files;	/* AddFile* */
-	GPtrArray *batch;	/* AddFile* copied, not yet committed (owned by files) */
+	GPtrArray *files;	/* KmWalkFile*: the files below roots */
+	GPtrArray *batch;	/* KmWalkFile* copied, not yet committed (owned by files) */
 	gint64 batch_start;
 	KmTransaction *tx;
 	KmProgress progress;
 	guint64 bytes_before;	/* bytes of the files copied before the current one */
 	KmJob *job;
 } AddJob;
-
-static void add_file_free(gpointer data)
-{
-	AddFile *file = data;
-
-	g_object_unref(file->file);
-	g_free(file->path);
-	g_free(file);
-}
 
 /* An item without a cancellable holds NULL. */
 static void unref_if_set(gpointer object)
@@ -73,111 +54,9 @@ static void add_job_free(gpointer data)
 	g_free(add);
 }
 
-/* Walking the folders */
-
-static void add_found(AddJob *add, GFile *file, GFileInfo *info, guint root)
-{
-	AddFile *found = g_new0(AddFile, 1);
-
-	found->file = g_object_ref(file);
-	found->path = g_file_get_path(file);
-	found->size = (guint64)g_file_info_get_size(info);
-	found->root = root;
-	g_ptr_array_add(add->files, found);
-	add->progress.bytes_total += found->size;
-}
-
-static gint compare_names(gconstpointer a, gconstpointer b)
-{
-	return g_strcmp0(g_file_info_get_name(*(GFileInfo *const *)a),
-			 g_file_info_get_name(*(GFileInfo *const *)b));
-}
-
-static void walk(AddJob *add, GFile *file, GFileInfo *info, guint root, guint depth);
-
-/* A folder's entries in name order; hidden ones (.DS_Store, .directory) are not music. */
-static void walk_folder(AddJob *add, GFile *folder, guint root, guint depth)
-{
-	GCancellable *cancellable = km_job_cancellable(add->job);
-	g_autoptr(GFileEnumerator) children = NULL;
-	g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func(g_object_unref);
-	g_autoptr(GError) error = NULL;
-	GFileInfo *info;
-
-	children = g_file_enumerate_children(folder, G_FILE_ATTRIBUTE_STANDARD_NAME ","
-					     G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-					     G_FILE_ATTRIBUTE_STANDARD_SIZE,
-					     G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, &error);
-	while (children && infos->len < ADD_MAX_FILES &&
-	       (info = g_file_enumerator_next_file(children, cancellable, &error)))
-		g_ptr_array_add(infos, info);
-	if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		km_report_add(add->job->report, folder, 0, KM_ITEM_FAILED, error->message);
-	g_ptr_array_sort(infos, compare_names);
-	for (guint i = 0; i < infos->len; i++) {
-		const char *name = g_file_info_get_name(infos->pdata[i]);
-		g_autoptr(GFile) child = g_file_get_child(folder, name);
-
-		if (name[0] != '.')
-			walk(add, child, infos->pdata[i], root, depth + 1);
-	}
-}
-
-/* Symlinks to files are followed; to folders, not (a link back up would loop). */
-static void walk(AddJob *add, GFile *file, GFileInfo *info, guint root, guint depth)
-{
-	g_autoptr(GFileInfo) target = NULL;
-
-	if (add->files->len >= ADD_MAX_FILES ||
-	    g_cancellable_is_cancelled(km_job_cancellable(add->job)))
-		return;
-	if (g_file_info_get_file_type(info) == G_FILE_TYPE_SYMBOLIC_LINK) {
-		target = g_file_query_info(file, G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-					   G_FILE_ATTRIBUTE_STANDARD_SIZE,
-					   G_FILE_QUERY_INFO_NONE, NULL, NULL);
-		if (!target || g_file_info_get_file_type(target) != G_FILE_TYPE_REGULAR)
-			return;
-		info = target;
-	}
-	switch (g_file_info_get_file_type(info)) {
-	case G_FILE_TYPE_DIRECTORY:
-		if (depth < ADD_MAX_DEPTH)
-			walk_folder(add, file, root, depth);
-		else
-			km_report_add(add->job->report, file, 0, KM_ITEM_FAILED,
-				      "Folders nested too deep");
-		break;
-	case G_FILE_TYPE_REGULAR:
-		add_found(add, file, info, root);
-		break;
-	default:
-		km_report_add(add->job->report, file, 0, KM_ITEM_UNSUPPORTED,
-			      "Not a regular file");
-		break;
-	}
-}
-
-static void walk_roots(AddJob *add)
-{
-	for (guint i = 0; i < add->roots->len; i++) {
-		g_autoptr(GError) error = NULL;
-		g_autoptr(GFileInfo) info = g_file_query_info(add->roots->pdata[i],
-							      G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-							      G_FILE_ATTRIBUTE_STANDARD_SIZE,
-							      G_FILE_QUERY_INFO_NONE, NULL, &error);
-
-		if (info)
-			walk(add, add->roots->pdata[i], info, i, 0);
-		else
-			km_report_add(add->job->report, add->roots->pdata[i], 0, KM_ITEM_FAILED,
-				      error->message);
-	}
-	add->progress.n_files = add->files->len;
-}
-
 /* Copying */
 
-static GCancellable *item_cancellable(AddJob *add, const AddFile *file)
+static GCancellable *item_cancellable(AddJob *add, const KmWalkFile *file)
 {
 	return add->cancellables->pdata[file->root];
 }
@@ -193,7 +72,7 @@ static void copied_progress(guint64 done, guint64 total, gpointer user_data)
 
 static void start_file(AddJob *add, guint index)
 {
-	AddFile *file = add->files->pdata[index];
+	KmWalkFile *file = add->files->pdata[index];
 
 	g_free(add->progress.file_name);
 	add->progress.file_name = g_filename_display_basename(file->path);
@@ -205,7 +84,7 @@ static void start_file(AddJob *add, guint index)
 }
 
 /* A file not copied: it no longer counts in the total. */
-static void skip_file(AddJob *add, AddFile *file, KmItemOutcome outcome, const char *reason)
+static void skip_file(AddJob *add, KmWalkFile *file, KmItemOutcome outcome, const char *reason)
 {
 	km_report_add(add->job->report, file->file, 0, outcome, reason);
 	add->progress.bytes_total -= MIN(file->size, add->progress.bytes_total);
@@ -223,7 +102,7 @@ static guint64 file_size(KmLibrary *lib, const char *path)
 }
 
 /* Room for the data, its metadata, and the smalldb the next commit writes. */
-static gboolean check_room(AddJob *add, const AddFile *file, GError **error)
+static gboolean check_room(AddJob *add, const KmWalkFile *file, GError **error)
 {
 	KmLibrary *lib = km_worker_library(add->job->session);
 	struct omfs_statfs st;
@@ -258,7 +137,7 @@ static gboolean commit_batch(AddJob *add, GError **error)
 	if (!km_worker_commit(add->job, tx, error))
 		return FALSE;
 	for (guint i = 0; i < add->batch->len; i++) {
-		AddFile *file = add->batch->pdata[i];
+		KmWalkFile *file = add->batch->pdata[i];
 
 		km_report_add(add->job->report, file->file, file->fid, KM_ITEM_DONE, NULL);
 	}
@@ -272,7 +151,7 @@ static void cancel_other(GCancellable *cancelled, gpointer other)
 }
 
 /* Copy one file into the open transaction, stopping when its item or the job is cancelled. */
-static gboolean copy_file(AddJob *add, AddFile *file, const KmProperties *props, GError **error)
+static gboolean copy_file(AddJob *add, KmWalkFile *file, const KmProperties *props, GError **error)
 {
 	GCancellable *sources[2] = { km_job_cancellable(add->job), item_cancellable(add, file) };
 	g_autoptr(GCancellable) cancellable = g_cancellable_new();
@@ -312,7 +191,7 @@ static gboolean open_batch(AddJob *add, GError **error)
  * Copy one file, or report why not. FALSE (with error, the file reported)
  * stops the job: it was cancelled, the player is full or failed.
  */
-static gboolean add_one(AddJob *add, AddFile *file, guint index, GError **error)
+static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **error)
 {
 	g_autoptr(KmProperties) props = NULL;
 	g_autoptr(GError) local = NULL;
@@ -355,11 +234,10 @@ static gboolean add_one(AddJob *add, AddFile *file, guint index, GError **error)
 	add->bytes_before += file->size;
 	km_worker_mark_dirty(add->job->session, file->fid);
 	g_ptr_array_add(add->batch, file);
+	/* A commit that fails: finish_stopped() reports the batch, this file in it. */
 	if (add->batch->len >= ADD_BATCH_FILES ||
-	    g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US) {
-		if (!commit_batch(add, &local))
-			goto stop;
-	}
+	    g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US)
+		return commit_batch(add, error);
 	return TRUE;
 
 stop:
@@ -386,15 +264,16 @@ static void finish_stopped(AddJob *add, guint next, GError **stop)
 		g_clear_error(stop);
 		*stop = commit_error;
 	}
-	not_saved = g_strdup_printf("Not saved: %s", (*stop)->message);
+	/* A commit cut short is finished or forgotten by the next open: we cannot say which. */
+	not_saved = g_strdup_printf("Maybe not saved: %s", (*stop)->message);
 	for (guint i = 0; i < add->batch->len; i++) {
-		AddFile *file = add->batch->pdata[i];
+		KmWalkFile *file = add->batch->pdata[i];
 
 		km_report_add(report, file->file, 0, KM_ITEM_FAILED, not_saved);
 	}
 	g_ptr_array_set_size(add->batch, 0);
 	for (guint i = next; i < add->files->len; i++) {
-		AddFile *file = add->files->pdata[i];
+		KmWalkFile *file = add->files->pdata[i];
 
 		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_NOT_DONE,
 			  cancelled ? "Cancelled" : (*stop)->message);
@@ -409,7 +288,9 @@ static void add_run(KmJob *job)
 
 	add->job = job;
 	job->report = km_report_new();
-	walk_roots(add);
+	add->files = km_walk_files(add->roots, km_job_cancellable(job), job->report,
+				   &add->progress.bytes_total);
+	add->progress.n_files = add->files->len;
 	for (i = 0; i < add->files->len && !stop; i++)
 		add_one(add, add->files->pdata[i], i, &stop);
 	if (!stop)
@@ -443,7 +324,6 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 		g_ptr_array_add(add->cancellables, item ? g_object_ref(item) : NULL);
 	}
 	add->flags = flags;
-	add->files = g_ptr_array_new_with_free_func(add_file_free);
 	add->batch = g_ptr_array_new();
 	km_session_queue(session, add_run, TRUE, add, add_job_free, progress,
 			 progress_data, progress_notify, cancellable, callback, user_data,

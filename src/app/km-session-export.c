@@ -153,9 +153,15 @@ static void export_run(KmJob *job)
 
 	job->report = km_report_new();
 	export->buf = g_malloc(EXPORT_CHUNK);
+	if (g_mkdir_with_parents(export->folder, 0755) != 0) {
+		int err = errno;
+
+		stop = g_error_new(G_FILE_ERROR, g_file_error_from_errno(err), "%s: %s",
+				   export->folder, g_strerror(err));
+	}
 	export->progress.n_files = export->fids->len;
 	export->progress.bytes_total = total_size(job, export);
-	for (i = 0; i < export->fids->len && !stop; i++) {
+	for (i = 0; !stop && i < export->fids->len; i++) {
 		guint32 fid = g_array_index(export->fids, guint32, i);
 		g_autofree char *path = NULL;
 		g_autoptr(GFile) file = NULL;

@@ -76,6 +76,7 @@ struct _KmSession {
 	/* For tests (km_session_get_debug_stats()). */
 	KmProgressStats progress_stats;	/* under the merger's lock */
 	gint library_calls;		/* atomic */
+	gint jobs_run;			/* atomic: jobs the worker has finished */
 };
 
 /* km-session.c, for the other files of the session */
@@ -86,6 +87,8 @@ void km_session_post_to_main(KmSession *session, GSourceFunc func, gpointer data
 /* From the worker: the state changes; error (failed only) emits `failed` with report. */
 void km_session_post_state(KmSession *session, KmSessionState state, const GError *error,
 			   KmReport *report);
+/* On the main context: emit `failed`. */
+void km_session_emit_failed(KmSession *session, const GError *error, KmReport *report);
 /* On the worker: close the library and the source, whatever their state. */
 void km_worker_shutdown(KmSession *session);
 
@@ -148,9 +151,12 @@ void km_session_clear_lists(KmSession *session);
 /* The capacity properties changed (km-session.c). */
 void km_session_set_capacity(KmSession *session, guint64 total, guint64 free_bytes);
 
-/* For tests: the progress counts, and how many library calls the worker made. */
+/*
+ * For tests: the progress counts, how many library calls the worker made, and
+ * how many jobs it has finished (counted before their results are posted).
+ */
 void km_session_get_debug_stats(KmSession *session, KmProgressStats *progress,
-				guint *library_calls);
+				guint *library_calls, guint *jobs_run);
 /* For tests: the worker thread. */
 GThread *km_session_get_worker_thread(KmSession *session);
 

@@ -10,6 +10,49 @@
 
 static void fail_session(KmJob *job, const GError *error);
 
+/* The state, and `failed`, from the worker to the main context */
+
+typedef struct {
+	KmSession *session;
+	KmSessionState state;
+	GError *error;		/* failed only */
+	KmReport *report;	/* failed only, may be NULL */
+} StateChange;
+
+static void state_change_free(gpointer data)
+{
+	StateChange *change = data;
+
+	g_object_unref(change->session);
+	g_clear_error(&change->error);
+	g_clear_pointer(&change->report, km_report_unref);
+	g_free(change);
+}
+
+static gboolean state_change_apply(gpointer data)
+{
+	StateChange *change = data;
+
+	km_session_set_state(change->session, change->state);
+	if (change->state == KM_SESSION_STATE_CLOSED)
+		km_session_clear_lists(change->session);
+	if (change->error)
+		km_session_emit_failed(change->session, change->error, change->report);
+	return G_SOURCE_REMOVE;
+}
+
+void km_session_post_state(KmSession *session, KmSessionState state, const GError *error,
+		       KmReport *report)
+{
+	StateChange *change = g_new0(StateChange, 1);
+
+	change->session = g_object_ref(session);
+	change->state = state;
+	change->error = error ? g_error_copy(error) : NULL;
+	change->report = report ? km_report_ref(report) : NULL;
+	km_session_post_to_main(session, state_change_apply, change, state_change_free);
+}
+
 KmLibrary *km_worker_library(KmSession *session)
 {
 	g_assert(g_thread_self() == session->worker.thread);

@@ -140,46 +140,9 @@ void km_session_post_to_main(KmSession *session, GSourceFunc func, gpointer data
 	g_source_unref(source);
 }
 
-typedef struct {
-	KmSession *session;
-	KmSessionState state;
-	GError *error;		/* failed only */
-	KmReport *report;	/* failed only, may be NULL */
-} StateChange;
-
-static void state_change_free(gpointer data)
+void km_session_emit_failed(KmSession *session, const GError *error, KmReport *report)
 {
-	StateChange *change = data;
-
-	g_object_unref(change->session);
-	g_clear_error(&change->error);
-	g_clear_pointer(&change->report, km_report_unref);
-	g_free(change);
-}
-
-static gboolean state_change_apply(gpointer data)
-{
-	StateChange *change = data;
-
-	km_session_set_state(change->session, change->state);
-	if (change->state == KM_SESSION_STATE_CLOSED)
-		km_session_clear_lists(change->session);
-	if (change->error)
-		g_signal_emit(change->session, signals[SIGNAL_FAILED], 0, change->error,
-			      change->report);
-	return G_SOURCE_REMOVE;
-}
-
-void km_session_post_state(KmSession *session, KmSessionState state, const GError *error,
-		       KmReport *report)
-{
-	StateChange *change = g_new0(StateChange, 1);
-
-	change->session = g_object_ref(session);
-	change->state = state;
-	change->error = error ? g_error_copy(error) : NULL;
-	change->report = report ? km_report_ref(report) : NULL;
-	km_session_post_to_main(session, state_change_apply, change, state_change_free);
+	g_signal_emit(session, signals[SIGNAL_FAILED], 0, error, report);
 }
 
 /* Before a job that needs the library: it is open and has not failed. */
@@ -236,6 +199,9 @@ static gboolean job_done_on_main(gpointer data)
 		g_task_return_error(task, g_steal_pointer(&job->error));
 		break;
 	}
+	/* The job is over: progress_notify now, not when the caller drops the result. */
+	if (job->progress)
+		km_progress_merger_finish(g_steal_pointer(&job->progress));
 	if (--session->n_jobs == 0)
 		g_object_notify_by_pspec(G_OBJECT(session), props[PROP_BUSY]);
 	g_object_unref(task);
@@ -259,6 +225,7 @@ static void run_job(KmSession *session, KmJob *job)
 				      job->report);
 		g_clear_error(&worker->fail_error);
 	}
+	g_atomic_int_inc(&session->jobs_run);
 	km_session_post_to_main(session, job_done_on_main, job, NULL);
 }
 
@@ -346,11 +313,11 @@ gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
 }
 
 void km_session_get_debug_stats(KmSession *session, KmProgressStats *progress,
-				guint *library_calls)
+				guint *library_calls, guint *jobs_run)
 {
-	/* The merger writes the counts on the worker; a job's end orders them before us. */
-	*progress = session->progress_stats;
+	km_progress_stats_get(&session->progress_stats, progress);
 	*library_calls = (guint)g_atomic_int_get(&session->library_calls);
+	*jobs_run = (guint)g_atomic_int_get(&session->jobs_run);
 }
 
 GThread *km_session_get_worker_thread(KmSession *session)

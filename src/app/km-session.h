@@ -7,13 +7,15 @@
  * core and the library for that player. Every km_session_*_async() call
  * queues a job (a GTask) for it and returns at once; jobs run one at a time,
  * in the order they were queued, and each one's callback runs on the main
- * context of the thread that queued it (the thread-default context of the
- * call), as do the progress callbacks and every signal and property
+ * context: the thread-default main context of the thread that created the
+ * session, as do the progress callbacks and every signal and property
  * notification. Call the session from that one thread only.
  *
  * Every job takes a GCancellable. Cancelling it before the job runs fails it
  * with G_IO_ERROR_CANCELLED; during a copy it stops the copy at the next
- * chunk and rolls back the file being copied: what was committed stays. A
+ * chunk and rolls back the file being copied: what was committed stays (the
+ * files copied completely before the cancel are committed). An edit (remove,
+ * tags, playlists) is short and all or nothing: once it runs, it finishes. A
  * progress callback is never called once its job's cancellable is cancelled,
  * so a window that cancels in dispose gets no late calls.
  *
@@ -22,9 +24,11 @@
  * items-changed signals that touch only what changed; the capacity
  * properties follow with notify.
  *
- * When the device fails (unplugged, I/O error), the session emits `failed`
- * once and becomes KM_SESSION_STATE_FAILED: every job after that fails with
- * KM_SESSION_ERROR_FAILED. Close it and open a new one.
+ * When the device fails (unplugged, I/O error), the session becomes
+ * KM_SESSION_STATE_FAILED and emits `failed` once, when the job that met the
+ * failure ends, just before that job's callback; every job after that fails
+ * with KM_SESSION_ERROR_FAILED. Close it (that releases the device) and open
+ * a new one.
  *
  * Properties (read-only, notify on the main context):
  *   name          string   what to call the player ("Demo Player", the image's name)
