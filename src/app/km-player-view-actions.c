@@ -226,8 +226,11 @@ static void on_closed(GObject *source, GAsyncResult *result, gpointer data)
 	_km_player_view_update_actions(self);
 }
 
-static void eject(KmPlayerView *self)
+void km_player_view_eject(KmPlayerView *self)
 {
+	g_return_if_fail(KM_IS_PLAYER_VIEW(self));
+	if (self->closing)
+		return;
 	km_transfer_panel_cancel_all(self->transfers);
 	/* no new jobs from now on; the close runs after the cancelled ones */
 	self->closing = TRUE;
@@ -238,7 +241,7 @@ static void eject(KmPlayerView *self)
 static void on_eject_response(AdwMessageDialog *dialog, const char *response, gpointer data)
 {
 	if (g_str_equal(response, "eject"))
-		eject(KM_PLAYER_VIEW(data));
+		km_player_view_eject(KM_PLAYER_VIEW(data));
 }
 
 static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
@@ -249,7 +252,7 @@ static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 	if (self->closing)
 		return;
 	if (!km_player_view_is_busy(self)) {
-		eject(self);
+		km_player_view_eject(self);
 		return;
 	}
 	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(widget)),

@@ -26,6 +26,11 @@ KmSession *km_player_view_get_session(KmPlayerView *self);
 void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_files);
 /* Copy the selected tracks into folder. */
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder);
+/*
+ * Cancel the transfers, write everything back and close the player, without
+ * asking (the player.eject action asks first while files are being copied).
+ */
+void km_player_view_eject(KmPlayerView *self);
 /* Whether transfers are running (eject and close ask first). */
 gboolean km_player_view_is_busy(KmPlayerView *self);
 

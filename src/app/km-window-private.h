@@ -26,6 +26,7 @@ struct _KmWindow {
 	char *message;
 	KmDeviceMonitor *monitor;	/* NULL: no hotplug */
 	char *hotplug_path;		/* sysfs path of the plugged-in player we opened */
+	gboolean close_after_eject;	/* the user closed the window while copying */
 	/* Borrowed: the player view in the stack */
 	GtkWidget *player_view;
 };

@@ -45,6 +45,10 @@ void _km_window_close_player(KmWindow *self, const char *message)
 {
 	remove_player_view(self);
 	show_start_page(self, message);
+	if (self->close_after_eject) {
+		gtk_window_close(GTK_WINDOW(self));
+		return;
+	}
 	if (!message)
 		adw_toast_overlay_add_toast(self->toasts,
 					    adw_toast_new(_("The player can be unplugged now")));
@@ -146,13 +150,38 @@ static void open_demo_action(GtkWidget *widget, const char *name, GVariant *para
 	km_window_open_demo(KM_WINDOW(widget));
 }
 
+static void on_close_response(AdwMessageDialog *dialog, const char *response, KmWindow *self)
+{
+	if (!g_str_equal(response, "close") || !self->player_view)
+		return;
+	/* _km_window_close_player() closes the window once the player is ejected */
+	self->close_after_eject = TRUE;
+	km_player_view_eject(KM_PLAYER_VIEW(self->player_view));
+}
+
+static void ask_close_while_copying(KmWindow *self)
+{
+	GtkWidget *dialog = adw_message_dialog_new(
+		GTK_WINDOW(self), _("Files Are Being Copied"),
+		_("Closing now stops the transfers: the files copied so far stay on the "
+		  "player, the file being copied is removed, the rest are not copied."));
+
+	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "keep", _("_Keep Copying"),
+					 "close", _("_Stop and Close"), NULL);
+	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "close",
+						   ADW_RESPONSE_DESTRUCTIVE);
+	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "keep");
+	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "keep");
+	g_signal_connect_object(dialog, "response", G_CALLBACK(on_close_response), self, 0);
+	gtk_window_present(GTK_WINDOW(dialog));
+}
+
 static gboolean km_window_close_request(GtkWindow *window)
 {
 	KmWindow *self = KM_WINDOW(window);
 
 	if (self->player_view && km_player_view_is_busy(KM_PLAYER_VIEW(self->player_view))) {
-		/* eject asks whether to stop the transfers; closing then goes on as usual */
-		gtk_widget_activate_action(self->player_view, "player.eject", NULL);
+		ask_close_while_copying(self);
 		return TRUE;
 	}
 	g_settings_set_boolean(self->settings, "window-maximized",
