@@ -10,6 +10,9 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "km-library-group.h"
 #include "km-library-model.h"
 #include "km-track.h"
@@ -79,20 +82,92 @@ static char *album_key(KmTrack *track)
 			       group_key(nonempty(km_track_get_album(track))));
 }
 
-static void add_track(KmLibraryModel *self, KmTrack *track)
+/* A track with its sort keys read once (the getters parse the properties each time). */
+typedef struct {
+	guint number;
+	char *title_key;
+	KmTrack *track;
+} SortEntry;
+
+static int compare_entries(gconstpointer a, gconstpointer b)
+{
+	const SortEntry *ea = a, *eb = b;
+
+	if (ea->number != eb->number)
+		return ea->number < eb->number ? -1 : 1;
+	return strcmp(ea->title_key, eb->title_key);
+}
+
+/* Sorts tracks as compare_tracks() does, reading each one's keys once. */
+static void sort_tracks(GPtrArray *tracks)
+{
+	g_autofree SortEntry *entries = g_new(SortEntry, MAX(tracks->len, 1));
+
+	for (guint i = 0; i < tracks->len; i++) {
+		entries[i].track = tracks->pdata[i];
+		entries[i].number = km_track_get_track_number(entries[i].track);
+		entries[i].title_key = g_utf8_collate_key(km_track_get_title(entries[i].track), -1);
+	}
+	qsort(entries, tracks->len, sizeof(*entries), compare_entries);
+	for (guint i = 0; i < tracks->len; i++) {
+		tracks->pdata[i] = entries[i].track;
+		g_free(entries[i].title_key);
+	}
+}
+
+/* The album group track goes into, made (with its artist) when it is new. */
+static KmLibraryGroup *album_of(KmLibraryModel *self, KmTrack *track)
 {
 	const char *artist = nonempty(km_track_get_artist(track));
-	KmLibraryGroup *artist_group, *album_group;
+	KmLibraryGroup *artist_group;
 
 	artist_group = find_or_add_group(self->artist_groups, self->artists,
 					 g_strdup(group_key(artist)), KM_LIBRARY_GROUP_ARTIST,
 					 artist);
-	album_group = find_or_add_group(self->album_groups,
-					km_library_group_get_children(artist_group),
-					album_key(track), KM_LIBRARY_GROUP_ALBUM,
-					nonempty(km_track_get_album(track)));
-	g_list_store_insert_sorted(km_library_group_get_children(album_group), track,
-				   compare_tracks, NULL);
+	return find_or_add_group(self->album_groups, km_library_group_get_children(artist_group),
+				 album_key(track), KM_LIBRARY_GROUP_ALBUM,
+				 nonempty(km_track_get_album(track)));
+}
+
+/*
+ * Tracks for one album: into an empty album sorted at once and spliced in
+ * one step (the first load), else one by one in their place.
+ */
+static void add_to_album(KmLibraryGroup *album, GPtrArray *tracks)
+{
+	GListStore *store = km_library_group_get_children(album);
+
+	if (g_list_model_get_n_items(G_LIST_MODEL(store)) == 0) {
+		sort_tracks(tracks);
+		g_list_store_splice(store, 0, 0, tracks->pdata, tracks->len);
+		return;
+	}
+	for (guint i = 0; i < tracks->len; i++)
+		g_list_store_insert_sorted(store, tracks->pdata[i], compare_tracks, NULL);
+}
+
+static void add_tracks(KmLibraryModel *self, GListModel *source, guint position, guint added)
+{
+	g_autoptr(GHashTable) batches = g_hash_table_new_full(NULL, NULL, NULL,
+							      (GDestroyNotify)g_ptr_array_unref);
+	GHashTableIter iter;
+	gpointer album, tracks;
+
+	for (guint i = 0; i < added; i++) {
+		KmTrack *track = g_list_model_get_item(source, position + i);
+		KmLibraryGroup *group = album_of(self, track);
+		GPtrArray *batch = g_hash_table_lookup(batches, group);
+
+		g_ptr_array_insert(self->mirror, position + i, track);
+		if (!batch) {
+			batch = g_ptr_array_new();
+			g_hash_table_insert(batches, group, batch);
+		}
+		g_ptr_array_add(batch, track);
+	}
+	g_hash_table_iter_init(&iter, batches);
+	while (g_hash_table_iter_next(&iter, &album, &tracks))
+		add_to_album(album, tracks);
 }
 
 /* Removes item from store; TRUE when the store is then empty. */
@@ -131,12 +206,7 @@ static void on_items_changed(KmLibraryModel *self, guint position, guint removed
 	for (guint i = 0; i < removed; i++)
 		remove_track(self, g_ptr_array_index(self->mirror, position + i));
 	g_ptr_array_remove_range(self->mirror, position, removed);
-	for (guint i = 0; i < added; i++) {
-		KmTrack *track = g_list_model_get_item(source, position + i);
-
-		g_ptr_array_insert(self->mirror, position + i, track);
-		add_track(self, track);
-	}
+	add_tracks(self, source, position, added);
 }
 
 static void km_library_model_dispose(GObject *object)

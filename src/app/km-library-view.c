@@ -149,7 +149,6 @@ static void clear_models(KmLibraryView *self)
 void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolean grouped)
 {
 	GtkSorter *view_sorter;
-	GtkFilterListModel *filtered;
 
 	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
 	clear_models(self);
@@ -169,20 +168,31 @@ void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolea
 			self, G_LIST_MODEL(tree),
 			GTK_SORTER(gtk_tree_list_row_sorter_new(g_object_ref(view_sorter))));
 	}
-	filtered = gtk_filter_list_model_new(g_object_ref(tracks),
-					     g_object_ref(GTK_FILTER(self->filter)));
-	self->flat_selection = selection_over(self, G_LIST_MODEL(filtered),
-					      g_object_ref(view_sorter));
 	gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
 	update_page(self);
 	on_selection_changed(self);
+}
+
+/* The flat list, made when it is shown: kept live, it would filter every change. */
+static GtkSelectionModel *ensure_flat(KmLibraryView *self)
+{
+	GtkSorter *view_sorter = gtk_column_view_get_sorter(self->column_view);
+	GtkFilterListModel *filtered;
+
+	if (self->flat_selection || !self->tracks)
+		return self->flat_selection;
+	filtered = gtk_filter_list_model_new(g_object_ref(self->tracks),
+					     g_object_ref(GTK_FILTER(self->filter)));
+	self->flat_selection = selection_over(self, G_LIST_MODEL(filtered),
+					      g_object_ref(view_sorter));
+	return self->flat_selection;
 }
 
 GtkSelectionModel *km_library_view_get_model(KmLibraryView *self)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), NULL);
 	if (self->query || !self->tree_selection)
-		return self->flat_selection;
+		return ensure_flat(self);
 	return self->tree_selection;
 }
 
@@ -237,6 +247,8 @@ static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 	gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 	if (was_searching != (self->query != NULL)) {
 		gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
+		if (!self->query && self->tree_selection)
+			g_clear_object(&self->flat_selection);
 		on_selection_changed(self);
 	}
 	update_page(self);

@@ -35,6 +35,7 @@ struct _KmPlayerView {
 	GSettings *settings;
 	gboolean closing;	/* ejecting or closed: no new jobs */
 	gboolean closed;	/* `closed` was emitted */
+	gboolean showing_library;	/* the library view shows the whole library */
 };
 
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);

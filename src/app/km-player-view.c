@@ -52,8 +52,10 @@ static void on_sidebar_selected(KmPlayerView *self)
 {
 	KmPlaylistItem *playlist = km_playlist_sidebar_get_selected(self->sidebar);
 
-	if (!self->session)
+	if (!self->session || (!playlist && self->showing_library))
 		return;
+	/* the library's tree follows the track list; a changed playlist is a new item */
+	self->showing_library = playlist == NULL;
 	if (playlist)
 		km_library_view_set_tracks(self->library_view,
 					   km_playlist_item_get_tracks(playlist), FALSE);
