@@ -23,7 +23,7 @@ struct _KmLibraryModel {
 	GPtrArray *mirror;	/* KmTrack, as in source */
 	GListStore *artists;
 	GHashTable *artist_groups;	/* artist key -> KmLibraryGroup (borrowed) */
-	GHashTable *album_groups;	/* artist key \x1f album key -> KmLibraryGroup */
+	GHashTable *album_groups;	/* album_key() -> KmLibraryGroup (borrowed) */
 };
 
 G_DEFINE_FINAL_TYPE(KmLibraryModel, km_library_model, G_TYPE_OBJECT)
@@ -60,26 +60,30 @@ static int compare_tracks(gconstpointer a, gconstpointer b, gpointer user_data)
 	return g_utf8_collate(km_track_get_title(ta), km_track_get_title(tb));
 }
 
-static KmLibraryGroup *find_or_add_group(GHashTable *table, GListStore *parent, char *key,
+/* The group with key in table, made (and put in parent, in name order) when absent. */
+static KmLibraryGroup *find_or_add_group(GHashTable *table, GListStore *parent, const char *key,
 					 KmLibraryGroupKind kind, const char *name)
 {
 	KmLibraryGroup *group = g_hash_table_lookup(table, key);
 
-	if (group) {
-		g_free(key);
+	if (group)
 		return group;
-	}
 	group = km_library_group_new(kind, name);
-	g_hash_table_insert(table, key, group);
+	g_hash_table_insert(table, g_strdup(key), group);
 	g_list_store_insert_sorted(parent, group, compare_groups, NULL);
 	g_object_unref(group);	/* parent holds it */
 	return group;
 }
 
-static char *album_key(KmTrack *track)
+/*
+ * The album's key: the artist's name with its length in front, then the
+ * album's, so that no two (artist, album) pairs share one, whatever
+ * characters the names hold.
+ */
+static char *album_key(const char *artist, const char *album)
 {
-	return g_strdup_printf("%s\x1f%s", group_key(nonempty(km_track_get_artist(track))),
-			       group_key(nonempty(km_track_get_album(track))));
+	return g_strdup_printf("%zu:%s%s", strlen(group_key(artist)), group_key(artist),
+			       group_key(album));
 }
 
 /* A track with its sort keys read once (the getters parse the properties each time). */
@@ -119,14 +123,17 @@ static void sort_tracks(GPtrArray *tracks)
 static KmLibraryGroup *album_of(KmLibraryModel *self, KmTrack *track)
 {
 	const char *artist = nonempty(km_track_get_artist(track));
+	const char *album = nonempty(km_track_get_album(track));
+	g_autofree char *key = album_key(artist, album);
+	KmLibraryGroup *group = g_hash_table_lookup(self->album_groups, key);
 	KmLibraryGroup *artist_group;
 
-	artist_group = find_or_add_group(self->artist_groups, self->artists,
-					 g_strdup(group_key(artist)), KM_LIBRARY_GROUP_ARTIST,
-					 artist);
+	if (group)
+		return group;
+	artist_group = find_or_add_group(self->artist_groups, self->artists, group_key(artist),
+					 KM_LIBRARY_GROUP_ARTIST, artist);
 	return find_or_add_group(self->album_groups, km_library_group_get_children(artist_group),
-				 album_key(track), KM_LIBRARY_GROUP_ALBUM,
-				 nonempty(km_track_get_album(track)));
+				 key, KM_LIBRARY_GROUP_ALBUM, album);
 }
 
 /*
@@ -183,7 +190,8 @@ static gboolean remove_from_store(GListStore *store, gpointer item)
 static void remove_track(KmLibraryModel *self, KmTrack *track)
 {
 	const char *artist_key = group_key(nonempty(km_track_get_artist(track)));
-	g_autofree char *akey = album_key(track);
+	g_autofree char *akey = album_key(nonempty(km_track_get_artist(track)),
+					  nonempty(km_track_get_album(track)));
 	KmLibraryGroup *artist_group = g_hash_table_lookup(self->artist_groups, artist_key);
 	KmLibraryGroup *album_group = g_hash_table_lookup(self->album_groups, akey);
 

@@ -8,6 +8,7 @@
 
 #include "km-demo.h"
 #include "km-library-group.h"
+#include "km-library-model.h"
 #include "km-preferences-window.h"
 
 #define N_TRACKS 20
@@ -303,6 +304,65 @@ static void test_preferences(void)
 	g_assert_finalize_object(prefs);
 }
 
+static KmTrack *make_track(guint32 fid, const char *artist, const char *album, const char *nr)
+{
+	g_autoptr(KmProperties) props = km_properties_new();
+
+	km_properties_set_fid(props, fid);
+	km_properties_set(props, "title", "t");
+	if (artist)
+		km_properties_set(props, "artist", artist);
+	if (album)
+		km_properties_set(props, "source", album);
+	if (nr)
+		km_properties_set(props, "tracknr", nr);
+	return km_track_new(props);
+}
+
+static guint n_children(GListModel *model, guint i)
+{
+	g_autoptr(KmLibraryGroup) group = g_list_model_get_item(model, i);
+
+	return g_list_model_get_n_items(G_LIST_MODEL(km_library_group_get_children(group)));
+}
+
+/* Names from the disk may hold anything: groups stay apart, removals stay exact. */
+static void test_model_groups(void)
+{
+	GListStore *tracks = g_list_store_new(KM_TYPE_TRACK);
+	KmLibraryModel *model;
+	GListModel *artists;
+	KmTrack *t[5] = {
+		make_track(0x110, "a\x1f" "b", "c", "2"),
+		make_track(0x120, "a", "b\x1f" "c", "1"),
+		make_track(0x130, NULL, NULL, NULL),
+		make_track(0x140, "", "", "x"),
+		make_track(0x150, "a", "b\x1f" "c", "0"),
+	};
+	g_autoptr(KmLibraryGroup) last = NULL;
+
+	g_list_store_splice(tracks, 0, 0, (gpointer *)t, G_N_ELEMENTS(t));
+	model = km_library_model_new(G_LIST_MODEL(tracks));
+	artists = km_library_model_get_artists(model);
+	/* "a", "a\x1fb", and the unknown artist (no name or an empty one) last */
+	g_assert_cmpuint(g_list_model_get_n_items(artists), ==, 3);
+	last = g_list_model_get_item(artists, 2);
+	g_assert_null(km_library_group_get_name(last));
+	g_assert_cmpuint(n_children(artists, 0), ==, 1);
+	g_assert_cmpuint(n_children(artists, 1), ==, 1);
+	/* removing the first artist's only track removes it, and only it */
+	g_list_store_remove(tracks, 0);
+	g_assert_cmpuint(g_list_model_get_n_items(artists), ==, 2);
+	g_list_store_remove(tracks, 1);	/* the unknown artist's first track */
+	g_assert_cmpuint(g_list_model_get_n_items(artists), ==, 2);
+	g_list_store_remove_all(tracks);
+	g_assert_cmpuint(g_list_model_get_n_items(artists), ==, 0);
+	g_assert_finalize_object(model);
+	g_assert_finalize_object(tracks);
+	for (guint i = 0; i < G_N_ELEMENTS(t); i++)
+		g_assert_finalize_object(t[i]);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -310,6 +370,7 @@ int main(int argc, char **argv)
 	km_test_init(&argc, &argv);
 	image = km_test_make_image(N_TRACKS);
 	g_test_add_func("/app/window/start-page", test_start_page);
+	g_test_add_func("/app/library/model-groups", test_model_groups);
 	g_test_add_data_func("/app/library/tree", image, test_tree);
 	g_test_add_data_func("/app/library/search", image, test_search);
 	g_test_add_data_func("/app/library/sort", image, test_sort);
