@@ -26,7 +26,7 @@ static const GOptionEntry km_application_options[] = {
 	{ "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
 	  N_("Open the demo player (a simulated Rio Karma)"), NULL },
 	{ "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-	{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[IMAGE]") },
+	{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
 	{ NULL }
 };
 
