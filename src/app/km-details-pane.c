@@ -174,6 +174,43 @@ void km_details_pane_set_tracks(KmDetailsPane *self, GPtrArray *tracks)
 	gtk_stack_set_visible_child_name(self->stack, "details");
 }
 
+static gboolean has_edits(KmDetailsPane *self)
+{
+	for (guint t = 0; t < N_TAGS; t++)
+		if (is_edited(self, t))
+			return TRUE;
+	return FALSE;
+}
+
+void km_details_pane_refresh(KmDetailsPane *self)
+{
+	g_autoptr(GPtrArray) current = NULL;
+	gboolean changed = FALSE;
+
+	g_return_if_fail(KM_IS_DETAILS_PANE(self));
+	if (!self->session || !self->tracks)
+		return;
+	current = g_ptr_array_new_with_free_func(g_object_unref);
+	for (guint i = 0; i < self->tracks->len; i++) {
+		KmTrack *old = self->tracks->pdata[i];
+		KmTrack *now = km_session_lookup_track(self->session, km_track_get_fid(old));
+
+		changed |= now != old;
+		if (now)
+			g_ptr_array_add(current, g_object_ref(now));
+	}
+	if (!changed)
+		return;
+	if (current->len == 0 || !has_edits(self)) {
+		km_details_pane_set_tracks(self, current);
+		return;
+	}
+	/* keep what the user is typing; the properties list may follow */
+	g_ptr_array_unref(self->tracks);
+	self->tracks = g_ptr_array_ref(current);
+	show_properties(self);
+}
+
 void km_details_pane_set_session(KmDetailsPane *self, KmSession *session)
 {
 	g_return_if_fail(KM_IS_DETAILS_PANE(self));

@@ -31,6 +31,11 @@ static void update_capacity(KmPlayerView *self)
 	_km_player_view_update_actions(self);
 }
 
+static void on_tracks_changed(KmPlayerView *self)
+{
+	km_details_pane_refresh(self->details_pane);
+}
+
 static void update_subtitle(KmPlayerView *self)
 {
 	guint n = g_list_model_get_n_items(km_session_get_tracks(self->session));
@@ -117,6 +122,8 @@ static void set_session(KmPlayerView *self, KmSession *session)
 	on_sidebar_selected(self);
 	g_signal_connect_object(km_session_get_tracks(session), "items-changed",
 				G_CALLBACK(update_subtitle), self, G_CONNECT_SWAPPED);
+	g_signal_connect_object(km_session_get_tracks(session), "items-changed",
+				G_CALLBACK(on_tracks_changed), self, G_CONNECT_SWAPPED);
 	g_signal_connect_object(session, "notify::free-bytes", G_CALLBACK(update_capacity), self,
 				G_CONNECT_SWAPPED);
 	g_signal_connect_object(session, "notify::busy", G_CALLBACK(update_capacity), self,

@@ -214,6 +214,14 @@ static void test_edit_title(gconstpointer image)
 	gtk_editable_set_text(title_row, new_title);
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pane), "details.save", NULL));
 	km_test_wait_until(has_title(km_test_session(win), new_title));
+	/* the pane follows the new snapshot of the track */
+	{
+		g_autofree char *text = km_details_pane_dup_properties_text(pane);
+		g_autofree char *line = g_strdup_printf("title=%s\n", new_title);
+
+		g_assert_nonnull(strstr(text, line));
+		g_assert_cmpstr(gtk_editable_get_text(title_row), ==, new_title);
+	}
 	km_test_close_window(win);
 
 	/* saved on the player: a new session reads it back */
