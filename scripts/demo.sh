@@ -1,47 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# demo.sh - build, then start Karma Manager on a demo player (as root on
-# Debian 12: it installs what it needs with apt).
+# demo.sh [--cli] - build, then start Karma Manager on the demo player (as
+# root on Debian 12: it installs what it needs with apt).
 #
-# Until the GUI lands, "the app" is karmactl and "the demo player" is a
-# whole Karma disk in an image file: demo.sh makes one with 20 generated
-# tracks (karmactl mkkarma --demo 20) and shows its library and volume.
-# Environment: KM_BUILD (default ./_build), KM_DEMO_IMAGE (default
-# KM_BUILD/demo/player.img; made afresh on every run).
+# The demo player is a whole Karma disk in an image file with 20 generated
+# tracks, made on first use in the user's cache folder
+# (~/.cache/karma-manager/demo-karma.img). `karma-manager --demo` opens it.
+# --cli shows the same kind of player with karmactl instead (no display
+# needed): a fresh image KM_BUILD/demo/player.img, its tracks and a check.
+# Environment: KM_BUILD (default ./_build).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${KM_BUILD:-$ROOT/_build}
-IMG=${KM_DEMO_IMAGE:-$BUILD/demo/player.img}
 
 "$ROOT/scripts/install-deps.sh"
 "$ROOT/scripts/build.sh" "$BUILD"
-KARMACTL=$BUILD/src/cli/karmactl
-[ -x "$KARMACTL" ] || { echo "demo.sh: $KARMACTL was not built" >&2; exit 1; }
 
-# What the demo does, echoed as it runs.
-run() {
-    printf '$ karmactl'
-    printf ' %q' "$@"
-    echo
-    "$KARMACTL" "$@"
-    echo
-}
+if [ "${1:-}" = --cli ]; then
+    KARMACTL=$BUILD/src/cli/karmactl
+    IMG=$BUILD/demo/player.img
+    mkdir -p "$(dirname "$IMG")"
+    rm -f "$IMG"
+    set -x
+    "$KARMACTL" mkkarma "$IMG" --size 256M --demo 20
+    "$KARMACTL" -i "$IMG" tracks "The "
+    "$KARMACTL" -i "$IMG" verify
+    exit 0
+fi
 
-mkdir -p "$(dirname "$IMG")"
-rm -f "$IMG"
-# A whole Karma disk: the label, a system partition and the music partition
-# (at 16 MiB) with 20 generated tracks, their properties and var/smalldb.
-run mkkarma "$IMG" --size 256M --demo 20
-run -i "$IMG" tracks "The "
-run -i "$IMG" tracks --json jazz
-run -i "$IMG" verify
-# The music partition is an OMFS volume: the OMFS-level commands reach it.
-run -i "$IMG" --offset 16M ls -R /var
-run -i "$IMG" --offset 16M df
-run -i "$IMG" --offset 16M fsck
-echo "The demo player is $IMG. Try, for example:"
-echo "  $KARMACTL -i $IMG tracks"
-echo "  $KARMACTL -i $IMG tracks --json beatniks"
-echo "  $KARMACTL -i $IMG verify"
-echo "  $KARMACTL -i $IMG --offset 16M ls -lR /fids0"
+APP=$BUILD/src/app/karma-manager
+[ -x "$APP" ] || { echo "demo.sh: $APP was not built" >&2; exit 1; }
+# Run from the build folder: the settings schema compiled there.
+export GSETTINGS_SCHEMA_DIR=$BUILD/data
+echo "Starting Karma Manager on the demo player (karma-manager --demo)"
+exec "$APP" --demo

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-app-util.c - small helpers the app's widgets share.
+ */
+#define G_LOG_DOMAIN "km-app-util"
+
+#include "config.h"
+
+#include "km-app-util.h"
+
+G_DEFINE_BOXED_TYPE(KmFidList, km_fid_list, g_array_ref, g_array_unref)
+
+KmFidList *km_fid_list_new_for_tracks(GPtrArray *tracks)
+{
+	GArray *fids = g_array_sized_new(FALSE, FALSE, sizeof(guint32), tracks->len);
+
+	for (guint i = 0; i < tracks->len; i++) {
+		guint32 fid = km_track_get_fid(tracks->pdata[i]);
+
+		g_array_append_val(fids, fid);
+	}
+	return fids;
+}
+
+void km_widget_unparent_children(GtkWidget *widget)
+{
+	GtkWidget *child;
+
+	while ((child = gtk_widget_get_first_child(widget)))
+		gtk_widget_unparent(child);
+}
+
+void km_widget_toast(GtkWidget *widget, const char *message)
+{
+	GtkWidget *overlay = gtk_widget_get_ancestor(widget, ADW_TYPE_TOAST_OVERLAY);
+
+	if (overlay)
+		adw_toast_overlay_add_toast(ADW_TOAST_OVERLAY(overlay), adw_toast_new(message));
+	else
+		g_message("%s", message);
+}
+
+guint32 *km_tracks_dup_fids(GPtrArray *tracks)
+{
+	guint32 *fids = g_new(guint32, MAX(tracks->len, 1));
+
+	for (guint i = 0; i < tracks->len; i++)
+		fids[i] = km_track_get_fid(tracks->pdata[i]);
+	return fids;
+}
+
+gboolean km_error_is_cancelled(const GError *error)
+{
+	return g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}

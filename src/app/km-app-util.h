@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-app-util.h - small helpers the app's widgets share.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "km-track.h"
+
+G_BEGIN_DECLS
+
+/* Tracks dragged inside the app: a GArray of guint32 fids, boxed. */
+typedef GArray KmFidList;
+#define KM_TYPE_FID_LIST (km_fid_list_get_type())
+GType km_fid_list_get_type(void);
+/* The fids of tracks (KmTrack), as a KmFidList. */
+KmFidList *km_fid_list_new_for_tracks(GPtrArray *tracks);
+
+/*
+ * For a widget's dispose, after gtk_widget_dispose_template(): unparents the
+ * children left (4.8 unparents only the bound template children).
+ */
+void km_widget_unparent_children(GtkWidget *widget);
+/* Shows message in the toast overlay around widget (if any). */
+void km_widget_toast(GtkWidget *widget, const char *message);
+/* The fids of tracks (KmTrack), in order (a new array). */
+guint32 *km_tracks_dup_fids(GPtrArray *tracks);
+/* Whether error is a cancellation (the user's own: no message). */
+gboolean km_error_is_cancelled(const GError *error);
+
+G_END_DECLS

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-library-view.c - the column view over the library tree.
+ *
+ * Two models feed the one column view: the tree (GtkTreeListModel over the
+ * artists, sorted per level by a GtkTreeListRowSorter) and, while a search
+ * is on, a flat filtered list of all tracks (as GNOME Music does), both
+ * sorted by the column view's sorter. Cells are bound from either a
+ * GtkTreeListRow or a bare KmTrack.
+ */
+#define G_LOG_DOMAIN "km-library-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "km-app-util.h"
+#include "km-library-group.h"
+#include "km-library-cells.h"
+#include "km-library-model.h"
+#include "km-library-view.h"
+
+struct _KmLibraryView {
+	GtkWidget parent_instance;
+
+	/* Template widgets */
+	GtkSearchBar *search_bar;
+	GtkSearchEntry *search_entry;
+	GtkStack *stack;
+	GtkColumnView *column_view;
+	AdwStatusPage *empty_page;
+
+	/* Owned references */
+	GListModel *tracks;
+	KmLibraryModel *library;	/* NULL when flat */
+	GtkSelectionModel *tree_selection;
+	GtkSelectionModel *flat_selection;
+	GtkCustomFilter *filter;
+	char *query;		/* casefolded, NULL when not searching */
+	GtkColumnViewColumn *columns[KM_N_COLUMNS];
+};
+
+G_DEFINE_FINAL_TYPE(KmLibraryView, km_library_view, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_SELECTION_CHANGED, SIGNAL_PREPARE_DRAG, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static gboolean contains_query(const char *text, const char *query)
+{
+	g_autofree char *folded = NULL;
+
+	if (!text)
+		return FALSE;
+	folded = g_utf8_casefold(text, -1);
+	return strstr(folded, query) != NULL;
+}
+
+static gboolean match_track(gpointer item, gpointer user_data)
+{
+	KmLibraryView *self = user_data;
+	KmTrack *track = item;
+
+	if (!self->query)
+		return TRUE;
+	return contains_query(km_track_get_title(track), self->query) ||
+	       contains_query(km_track_get_artist(track), self->query) ||
+	       contains_query(km_track_get_album(track), self->query) ||
+	       contains_query(km_track_get_genre(track), self->query);
+}
+
+static GListModel *create_children(gpointer item, gpointer user_data)
+{
+	if (KM_IS_LIBRARY_GROUP(item))
+		return g_object_ref(G_LIST_MODEL(km_library_group_get_children(item)));
+	return NULL;
+}
+
+static void update_page(KmLibraryView *self)
+{
+	GtkSelectionModel *model = km_library_view_get_model(self);
+	const char *page = "list";
+
+	if (!self->tracks || g_list_model_get_n_items(self->tracks) == 0)
+		page = "empty";
+	else if (self->query && g_list_model_get_n_items(G_LIST_MODEL(model)) == 0)
+		page = "no-results";
+	gtk_stack_set_visible_child_name(self->stack, page);
+}
+
+static void on_selection_changed(KmLibraryView *self)
+{
+	g_signal_emit(self, signals[SIGNAL_SELECTION_CHANGED], 0);
+}
+
+static GdkContentProvider *on_drag_prepare(GtkDragSource *source, double x, double y,
+					   KmLibraryView *self)
+{
+	GtkWidget *cell = gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(source));
+	GtkListItem *list_item = g_object_get_data(G_OBJECT(cell), "km-list-item");
+	GtkSelectionModel *model = km_library_view_get_model(self);
+	GdkContentProvider *provider = NULL;
+	guint pos;
+
+	if (!list_item || (pos = gtk_list_item_get_position(list_item)) == GTK_INVALID_LIST_POSITION)
+		return NULL;
+	/* as Nautilus: dragging an unselected row drags that row alone */
+	if (!gtk_selection_model_is_selected(model, pos))
+		gtk_selection_model_select_item(model, pos, TRUE);
+	g_signal_emit(self, signals[SIGNAL_PREPARE_DRAG], 0, cell, &provider);
+	return provider;
+}
+
+static void add_columns(KmLibraryView *self)
+{
+	for (KmColumn c = 0; c < KM_N_COLUMNS; c++) {
+		GtkColumnViewColumn *column = km_library_column_new(c, G_CALLBACK(on_drag_prepare),
+								    self);
+
+		gtk_column_view_append_column(self->column_view, column);
+		self->columns[c] = column;
+		g_object_unref(column);	/* the view holds it */
+	}
+}
+
+static GtkSelectionModel *selection_over(KmLibraryView *self, GListModel *model,
+					 GtkSorter *sorter)
+{
+	GtkSortListModel *sorted = gtk_sort_list_model_new(model, sorter);
+	GtkMultiSelection *selection = gtk_multi_selection_new(G_LIST_MODEL(sorted));
+
+	g_signal_connect_object(selection, "selection-changed",
+				G_CALLBACK(on_selection_changed), self, G_CONNECT_SWAPPED);
+	g_signal_connect_object(selection, "items-changed", G_CALLBACK(update_page), self,
+				G_CONNECT_SWAPPED);
+	return GTK_SELECTION_MODEL(selection);
+}
+
+static void clear_models(KmLibraryView *self)
+{
+	gtk_column_view_set_model(self->column_view, NULL);
+	g_clear_object(&self->tree_selection);
+	g_clear_object(&self->flat_selection);
+	g_clear_object(&self->library);
+	if (self->tracks)
+		g_signal_handlers_disconnect_by_data(self->tracks, self);
+	g_clear_object(&self->tracks);
+}
+
+void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolean grouped)
+{
+	GtkSorter *view_sorter;
+
+	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
+	clear_models(self);
+	if (!tracks)
+		return;
+	view_sorter = gtk_column_view_get_sorter(self->column_view);
+	self->tracks = g_object_ref(tracks);
+	g_signal_connect_swapped(tracks, "items-changed", G_CALLBACK(update_page), self);
+	if (grouped) {
+		GtkTreeListModel *tree;
+
+		self->library = km_library_model_new(tracks);
+		tree = gtk_tree_list_model_new(
+			g_object_ref(km_library_model_get_artists(self->library)), FALSE, FALSE,
+			create_children, NULL, NULL);
+		self->tree_selection = selection_over(
+			self, G_LIST_MODEL(tree),
+			GTK_SORTER(gtk_tree_list_row_sorter_new(g_object_ref(view_sorter))));
+	}
+	gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
+	update_page(self);
+	on_selection_changed(self);
+}
+
+/* The flat list, made when it is shown: kept live, it would filter every change. */
+static GtkSelectionModel *ensure_flat(KmLibraryView *self)
+{
+	GtkSorter *view_sorter = gtk_column_view_get_sorter(self->column_view);
+	GtkFilterListModel *filtered;
+
+	if (self->flat_selection || !self->tracks)
+		return self->flat_selection;
+	filtered = gtk_filter_list_model_new(g_object_ref(self->tracks),
+					     g_object_ref(GTK_FILTER(self->filter)));
+	self->flat_selection = selection_over(self, G_LIST_MODEL(filtered),
+					      g_object_ref(view_sorter));
+	return self->flat_selection;
+}
+
+GtkSelectionModel *km_library_view_get_model(KmLibraryView *self)
+{
+	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), NULL);
+	if (self->query || !self->tree_selection)
+		return ensure_flat(self);
+	return self->tree_selection;
+}
+
+static void add_unique(GPtrArray *tracks, GHashTable *seen, KmTrack *track)
+{
+	if (g_hash_table_add(seen, track))
+		g_ptr_array_add(tracks, g_object_ref(track));
+}
+
+GPtrArray *km_library_view_get_selected_tracks(KmLibraryView *self)
+{
+	GPtrArray *tracks = g_ptr_array_new_with_free_func(g_object_unref);
+	GtkSelectionModel *model;
+	g_autoptr(GtkBitset) selected = NULL;
+	g_autoptr(GHashTable) seen = g_hash_table_new(NULL, NULL);
+	GtkBitsetIter iter;
+	guint pos;
+
+	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), tracks);
+	model = km_library_view_get_model(self);
+	if (!model)
+		return tracks;
+	selected = gtk_selection_model_get_selection(model);
+	for (gboolean ok = gtk_bitset_iter_init_first(&iter, selected, &pos); ok;
+	     ok = gtk_bitset_iter_next(&iter, &pos)) {
+		g_autoptr(GObject) row = g_list_model_get_item(G_LIST_MODEL(model), pos);
+		g_autoptr(GObject) item = GTK_IS_TREE_LIST_ROW(row) ?
+					  gtk_tree_list_row_get_item(GTK_TREE_LIST_ROW(row)) :
+					  g_object_ref(row);
+
+		if (KM_IS_TRACK(item)) {
+			add_unique(tracks, seen, KM_TRACK(item));
+		} else if (KM_IS_LIBRARY_GROUP(item)) {
+			g_autoptr(GPtrArray) below = g_ptr_array_new_with_free_func(g_object_unref);
+
+			km_library_group_collect_tracks(KM_LIBRARY_GROUP(item), below);
+			for (guint i = 0; i < below->len; i++)
+				add_unique(tracks, seen, below->pdata[i]);
+		}
+	}
+	return tracks;
+}
+
+static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
+{
+	const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
+	gboolean was_searching = self->query != NULL;
+
+	g_clear_pointer(&self->query, g_free);
+	if (text && *text)
+		self->query = g_utf8_casefold(text, -1);
+	gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+	if (was_searching != (self->query != NULL)) {
+		gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
+		if (!self->query && self->tree_selection)
+			g_clear_object(&self->flat_selection);
+		on_selection_changed(self);
+	}
+	update_page(self);
+}
+
+static void on_stop_search(KmLibraryView *self, GtkSearchEntry *entry)
+{
+	gtk_editable_set_text(GTK_EDITABLE(entry), "");
+	gtk_search_bar_set_search_mode(self->search_bar, FALSE);
+}
+
+void km_library_view_set_search(KmLibraryView *self, const char *text)
+{
+	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
+	gtk_search_bar_set_search_mode(self->search_bar, text && *text);
+	gtk_editable_set_text(GTK_EDITABLE(self->search_entry), text ? text : "");
+	/* now, not after the entry's delay: callers expect the filter in place */
+	on_search_changed(self, self->search_entry);
+}
+
+void km_library_view_start_search(KmLibraryView *self)
+{
+	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
+	gtk_search_bar_set_search_mode(self->search_bar, TRUE);
+	gtk_widget_grab_focus(GTK_WIDGET(self->search_entry));
+}
+
+void km_library_view_sort(KmLibraryView *self, KmColumn column, GtkSortType order)
+{
+	g_return_if_fail(KM_IS_LIBRARY_VIEW(self) && column < KM_N_COLUMNS);
+	gtk_column_view_sort_by_column(self->column_view, self->columns[column], order);
+}
+
+void km_library_view_expand_all(KmLibraryView *self)
+{
+	GListModel *model;
+
+	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
+	if (!self->tree_selection)
+		return;
+	model = G_LIST_MODEL(self->tree_selection);
+	/* expanding inserts the children after the row, which are then visited too */
+	for (guint i = 0; i < g_list_model_get_n_items(model); i++) {
+		g_autoptr(GtkTreeListRow) row = g_list_model_get_item(model, i);
+
+		gtk_tree_list_row_set_expanded(row, TRUE);
+	}
+}
+
+static void km_library_view_dispose(GObject *object)
+{
+	KmLibraryView *self = KM_LIBRARY_VIEW(object);
+
+	clear_models(self);
+	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_LIBRARY_VIEW);
+	km_widget_unparent_children(GTK_WIDGET(self));
+	G_OBJECT_CLASS(km_library_view_parent_class)->dispose(object);
+}
+
+static void km_library_view_finalize(GObject *object)
+{
+	KmLibraryView *self = KM_LIBRARY_VIEW(object);
+
+	g_clear_object(&self->filter);
+	g_free(self->query);
+	G_OBJECT_CLASS(km_library_view_parent_class)->finalize(object);
+}
+
+static void km_library_view_class_init(KmLibraryViewClass *klass)
+{
+	GObjectClass *object_class = G_OBJECT_CLASS(klass);
+	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+
+	object_class->dispose = km_library_view_dispose;
+	object_class->finalize = km_library_view_finalize;
+
+	signals[SIGNAL_SELECTION_CHANGED] =
+		g_signal_new("selection-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+			     NULL, NULL, NULL, G_TYPE_NONE, 0);
+	signals[SIGNAL_PREPARE_DRAG] =
+		g_signal_new("prepare-drag", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+			     g_signal_accumulator_first_wins, NULL, NULL,
+			     GDK_TYPE_CONTENT_PROVIDER, 1, GTK_TYPE_WIDGET);
+
+	gtk_widget_class_set_template_from_resource(
+		widget_class, "/io/github/karmamanager/KarmaManager/ui/km-library-view.ui");
+	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, search_bar);
+	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, search_entry);
+	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, stack);
+	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, column_view);
+	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, empty_page);
+	gtk_widget_class_bind_template_callback(widget_class, on_search_changed);
+	gtk_widget_class_bind_template_callback(widget_class, on_stop_search);
+	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void km_library_view_init(KmLibraryView *self)
+{
+	gtk_widget_init_template(GTK_WIDGET(self));
+	self->filter = gtk_custom_filter_new(match_track, self, NULL);
+	add_columns(self);
+	gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
+	update_page(self);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-library-view.h - the tracks in a GtkColumnView: grouped as a tree
+ * (artist, album, track) or flat (a playlist, or while searching), sortable
+ * by every column, multi-selection.
+ *
+ * Signals:
+ *   selection-changed ()        the selected tracks changed
+ *   prepare-drag (GtkWidget *cell) -> GdkContentProvider*
+ *                               a drag starts on cell, whose row is selected
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "km-library-columns.h"
+
+G_BEGIN_DECLS
+
+#define KM_TYPE_LIBRARY_VIEW (km_library_view_get_type())
+G_DECLARE_FINAL_TYPE(KmLibraryView, km_library_view, KM, LIBRARY_VIEW, GtkWidget)
+
+/* tracks: a GListModel of KmTrack; grouped: as the artist/album tree. */
+void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolean grouped);
+/* The selected tracks (KmTrack, new references), a group counting as all it holds. */
+GPtrArray *km_library_view_get_selected_tracks(KmLibraryView *self);
+/* What the column view shows (rows of the tree, or tracks while searching). */
+GtkSelectionModel *km_library_view_get_model(KmLibraryView *self);
+void km_library_view_set_search(KmLibraryView *self, const char *text);
+/* Show the search bar and focus its entry. */
+void km_library_view_start_search(KmLibraryView *self);
+void km_library_view_sort(KmLibraryView *self, KmColumn column, GtkSortType order);
+/* Expands every artist and album. */
+void km_library_view_expand_all(KmLibraryView *self);
+
+G_END_DECLS

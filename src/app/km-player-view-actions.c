@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-player-view-actions.c - the player.* actions: add files, export,
+ * delete, search, details, eject. Each copy job gets a row in the transfer
+ * queue; the row is the job's progress target and holds its cancellables.
+ */
+#define G_LOG_DOMAIN "km-player-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "km-app-util.h"
+#include "km-file-chooser.h"
+#include "km-player-view-private.h"
+
+static void on_progress(KmSession *session, const KmProgress *progress, gpointer data)
+{
+	km_transfer_row_update(KM_TRANSFER_ROW(data), progress);
+}
+
+/* The job's callback data: the view and its row, both kept alive until it ends. */
+typedef struct {
+	KmPlayerView *self;
+	KmTransferRow *row;
+} Job;
+
+static Job *job_new(KmPlayerView *self, KmTransferRow *row)
+{
+	Job *job = g_new(Job, 1);
+
+	job->self = g_object_ref(self);
+	job->row = g_object_ref(row);
+	return job;
+}
+
+static void job_free(Job *job)
+{
+	g_object_unref(job->self);
+	g_object_unref(job->row);
+	g_free(job);
+}
+
+static void toast_report_error(KmPlayerView *self, KmReport *report, const GError *error)
+{
+	if (!error && report)
+		error = report->error;
+	if (!error || km_error_is_cancelled(error))
+		return;
+	if (g_error_matches(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL))
+		km_widget_toast(GTK_WIDGET(self), _("The player is full: the rest was not copied"));
+	else
+		km_widget_toast(GTK_WIDGET(self), error->message);
+}
+
+static void on_files_added(GObject *source, GAsyncResult *result, gpointer data)
+{
+	Job *job = data;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) report = km_session_add_files_finish(KM_SESSION(source), result,
+								  &error);
+
+	km_transfer_row_finish(job->row, report, error);
+	if (!job->self->closing)
+		toast_report_error(job->self, report, error);
+	job_free(job);
+}
+
+void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_files)
+{
+	g_autofree char *title = NULL;
+	KmTransferRow *row;
+	KmAddFlags flags = KM_ADD_FLAGS_NONE;
+
+	g_return_if_fail(KM_IS_PLAYER_VIEW(self));
+	if (n_files == 0 || self->closing)
+		return;
+	if (g_settings_get_boolean(self->settings, "copy-duplicates"))
+		flags |= KM_ADD_COPY_DUPLICATES;
+	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Copying %u item to the player",
+					    "Copying %u items to the player", n_files), n_files);
+	row = km_transfer_row_new(title, files, n_files);
+	km_transfer_panel_add(self->transfers, row);
+	km_session_add_files_async(self->session, files, n_files,
+				   km_transfer_row_get_item_cancellables(row), flags,
+				   on_progress, g_object_ref(row), g_object_unref,
+				   km_transfer_row_get_cancellable(row), on_files_added,
+				   job_new(self, row));
+}
+
+static void on_exported(GObject *source, GAsyncResult *result, gpointer data)
+{
+	Job *job = data;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) report = km_session_export_finish(KM_SESSION(source), result, &error);
+
+	km_transfer_row_finish(job->row, report, error);
+	if (!job->self->closing)
+		toast_report_error(job->self, report, error);
+	job_free(job);
+}
+
+void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
+{
+	g_autoptr(GPtrArray) tracks = NULL;
+	g_autofree guint32 *fids = NULL;
+	g_autofree char *template = NULL, *title = NULL, *name = NULL;
+	KmTransferRow *row;
+
+	g_return_if_fail(KM_IS_PLAYER_VIEW(self) && G_IS_FILE(folder));
+	tracks = km_library_view_get_selected_tracks(self->library_view);
+	if (tracks->len == 0 || self->closing)
+		return;
+	fids = km_tracks_dup_fids(tracks);
+	template = g_settings_get_string(self->settings, "export-template");
+	name = g_file_get_parse_name(folder);
+	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Exporting %u track to %s",
+					    "Exporting %u tracks to %s", tracks->len),
+				tracks->len, name);
+	row = km_transfer_row_new(title, NULL, 0);
+	km_transfer_panel_add(self->transfers, row);
+	km_session_export_async(self->session, fids, tracks->len, folder, template, on_progress,
+				g_object_ref(row), g_object_unref,
+				km_transfer_row_get_cancellable(row), on_exported,
+				job_new(self, row));
+}
+
+static void on_files_chosen(GObject *owner, GPtrArray *files)
+{
+	km_player_view_add_files(KM_PLAYER_VIEW(owner), (GFile *const *)files->pdata, files->len);
+}
+
+static void on_folder_chosen(GObject *owner, GPtrArray *files)
+{
+	km_player_view_export_selected(KM_PLAYER_VIEW(owner), files->pdata[0]);
+}
+
+static void add_files_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	gboolean folder = g_str_equal(name, "player.add-folder");
+
+	km_choose_files(widget, folder ? _("Add a Folder to the Player") :
+			_("Add Files to the Player"), _("_Add"), folder, TRUE, on_files_chosen);
+}
+
+static void export_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	km_choose_files(widget, _("Export to Folder"), _("_Export"), TRUE, FALSE,
+			on_folder_chosen);
+}
+
+static void on_removed(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(KmPlayerView) self = data;
+	g_autoptr(GError) error = NULL;
+
+	if (!km_session_edit_finish(KM_SESSION(source), result, &error) &&
+	    !km_error_is_cancelled(error) && !self->closing)
+		km_widget_toast(GTK_WIDGET(self), error->message);
+}
+
+static void on_delete_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+{
+	KmPlayerView *self = KM_PLAYER_VIEW(data);
+	GArray *fids = g_object_get_data(G_OBJECT(dialog), "km-fids");
+
+	if (g_str_equal(response, "delete") && !self->closing)
+		km_session_remove_async(self->session, (guint32 *)(void *)fids->data, fids->len,
+					self->cancellable, on_removed, g_object_ref(self));
+}
+
+static void delete_tracks(KmPlayerView *self, GPtrArray *tracks)
+{
+	GtkWidget *dialog;
+	g_autofree char *heading = NULL;
+
+	heading = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+					      "Delete %u track from the player?",
+					      "Delete %u tracks from the player?", tracks->len),
+				  tracks->len);
+	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
+					heading,
+					_("They are removed from the player and from every "
+					  "playlist. This cannot be undone."));
+	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
+					 "delete", _("_Delete"), NULL);
+	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "delete",
+						   ADW_RESPONSE_DESTRUCTIVE);
+	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
+	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
+	g_object_set_data_full(G_OBJECT(dialog), "km-fids", km_fid_list_new_for_tracks(tracks),
+			       (GDestroyNotify)g_array_unref);
+	g_signal_connect_object(dialog, "response", G_CALLBACK(on_delete_response), self, 0);
+	gtk_window_present(GTK_WINDOW(dialog));
+}
+
+static void delete_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	KmPlayerView *self = KM_PLAYER_VIEW(widget);
+	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
+
+	if (tracks->len == 0)
+		return;
+	if (km_playlist_sidebar_get_selected(self->sidebar))
+		_km_player_view_remove_from_playlist(self, tracks);
+	else
+		delete_tracks(self, tracks);
+}
+
+static void search_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	km_library_view_start_search(KM_PLAYER_VIEW(widget)->library_view);
+}
+
+static void on_closed(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(KmPlayerView) self = data;
+	g_autoptr(GError) error = NULL;
+
+	if (km_session_close_finish(KM_SESSION(source), result, &error)) {
+		_km_player_view_close(self, NULL);
+		return;
+	}
+	km_widget_toast(GTK_WIDGET(self), error->message);
+	self->closing = FALSE;
+	_km_player_view_update_actions(self);
+}
+
+void km_player_view_eject(KmPlayerView *self)
+{
+	g_return_if_fail(KM_IS_PLAYER_VIEW(self));
+	if (self->closing)
+		return;
+	km_transfer_panel_cancel_all(self->transfers);
+	/* no new jobs from now on; the close runs after the cancelled ones */
+	self->closing = TRUE;
+	_km_player_view_update_actions(self);
+	km_session_close_async(self->session, NULL, on_closed, g_object_ref(self));
+}
+
+static void on_eject_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+{
+	if (g_str_equal(response, "eject"))
+		km_player_view_eject(KM_PLAYER_VIEW(data));
+}
+
+static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	KmPlayerView *self = KM_PLAYER_VIEW(widget);
+	GtkWidget *dialog;
+
+	if (self->closing)
+		return;
+	if (!km_player_view_is_busy(self)) {
+		km_player_view_eject(self);
+		return;
+	}
+	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(widget)),
+					_("Files Are Being Copied"),
+					_("Ejecting now stops the transfers: the files copied so "
+					  "far stay on the player, the file being copied is "
+					  "removed, the rest are not copied."));
+	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "keep", _("_Keep Copying"),
+					 "eject", _("_Stop and Eject"), NULL);
+	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "eject",
+						   ADW_RESPONSE_DESTRUCTIVE);
+	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "keep");
+	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "keep");
+	g_signal_connect_object(dialog, "response", G_CALLBACK(on_eject_response), self, 0);
+	gtk_window_present(GTK_WINDOW(dialog));
+}
+
+void _km_player_view_update_actions(KmPlayerView *self)
+{
+	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
+	GtkWidget *w = GTK_WIDGET(self);
+	gboolean open = !self->closing;
+
+	gtk_widget_action_set_enabled(w, "player.add-files", open);
+	gtk_widget_action_set_enabled(w, "player.add-folder", open);
+	gtk_widget_action_set_enabled(w, "player.export", open && tracks->len > 0);
+	gtk_widget_action_set_enabled(w, "player.delete", open && tracks->len > 0);
+	gtk_widget_action_set_enabled(w, "player.eject", open);
+}
+
+void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
+{
+	static const struct {
+		const char *name;
+		void (*activate)(GtkWidget *, const char *, GVariant *);
+		guint key;
+		GdkModifierType mods;
+	} actions[] = {
+		{ "player.add-files", add_files_action, GDK_KEY_i, GDK_CONTROL_MASK },
+		{ "player.add-folder", add_files_action, GDK_KEY_i,
+		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
+		{ "player.export", export_action, GDK_KEY_e, GDK_CONTROL_MASK },
+		{ "player.delete", delete_action, GDK_KEY_Delete, 0 },
+		{ "player.search", search_action, GDK_KEY_f, GDK_CONTROL_MASK },
+		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(actions); i++) {
+		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
+						actions[i].activate);
+		gtk_widget_class_add_binding_action(widget_class, actions[i].key, actions[i].mods,
+						    actions[i].name, NULL);
+	}
+	gtk_widget_class_install_property_action(widget_class, "player.details",
+						 "details-visible");
+	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_F9, 0, "player.details", NULL);
+}

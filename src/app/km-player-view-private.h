@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-player-view-private.h - the player view's insides, shared by its files:
+ * km-player-view.c (the session and the panes), km-player-view-actions.c
+ * (the player.* actions), km-player-view-dnd.c (drag in and out),
+ * km-player-view-playlists.c (the playlist actions).
+ */
+#pragma once
+
+#include "km-capacity-bar.h"
+#include "km-details-pane.h"
+#include "km-library-view.h"
+#include "km-player-view.h"
+#include "km-playlist-sidebar.h"
+#include "km-transfer-panel.h"
+
+G_BEGIN_DECLS
+
+struct _KmPlayerView {
+	GtkWidget parent_instance;
+
+	/* Template widgets */
+	AdwWindowTitle *window_title;
+	KmPlaylistSidebar *sidebar;
+	KmLibraryView *library_view;
+	GtkRevealer *details_revealer;
+	KmDetailsPane *details_pane;
+	KmTransferPanel *transfers;
+	KmCapacityBar *capacity_bar;
+
+	/* Owned references */
+	KmSession *session;
+	GCancellable *cancellable;	/* cancelled in dispose: no late callbacks */
+	GtkDropTarget *drop_target;
+	GSettings *settings;
+	gboolean closing;	/* ejecting or closed: no new jobs */
+	gboolean closed;	/* `closed` was emitted */
+	gboolean showing_library;	/* the library view shows the whole library */
+};
+
+void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+void _km_player_view_update_actions(KmPlayerView *self);
+void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class);
+void _km_player_view_init_dnd(KmPlayerView *self);
+void _km_player_view_remove_from_playlist(KmPlayerView *self, GPtrArray *tracks);
+void _km_player_view_playlist_tracks_dropped(KmPlayerView *self, KmPlaylistItem *playlist,
+					     GArray *fids);
+/* The drop target for files from the file manager (tests emit "drop" on it). */
+GtkDropTarget *_km_player_view_get_drop_target(KmPlayerView *self);
+KmLibraryView *_km_player_view_get_library_view(KmPlayerView *self);
+KmDetailsPane *_km_player_view_get_details_pane(KmPlayerView *self);
+KmTransferPanel *_km_player_view_get_transfers(KmPlayerView *self);
+KmPlaylistSidebar *_km_player_view_get_sidebar(KmPlayerView *self);
+KmCapacityBar *_km_player_view_get_capacity_bar(KmPlayerView *self);
+void _km_player_view_close(KmPlayerView *self, const char *message);
+
+G_END_DECLS

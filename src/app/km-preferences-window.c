@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-preferences-window.c - the preferences window. A mistyped template is
+ * reported by the export that uses it (the widgets do not call the library,
+ * where templates are parsed).
+ */
+#define G_LOG_DOMAIN "km-preferences-window"
+
+#include "config.h"
+
+#include "km-preferences-window.h"
+
+struct _KmPreferencesWindow {
+	AdwPreferencesWindow parent_instance;
+	GtkSwitch *duplicates_switch;
+	AdwEntryRow *template_row;
+	GSettings *settings;
+};
+
+G_DEFINE_FINAL_TYPE(KmPreferencesWindow, km_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+static void on_template_apply(KmPreferencesWindow *self)
+{
+	g_settings_set_string(self->settings, "export-template",
+			      gtk_editable_get_text(GTK_EDITABLE(self->template_row)));
+}
+
+static void km_preferences_window_dispose(GObject *object)
+{
+	KmPreferencesWindow *self = KM_PREFERENCES_WINDOW(object);
+
+	g_clear_object(&self->settings);
+	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_PREFERENCES_WINDOW);
+	G_OBJECT_CLASS(km_preferences_window_parent_class)->dispose(object);
+}
+
+static void km_preferences_window_class_init(KmPreferencesWindowClass *klass)
+{
+	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+
+	G_OBJECT_CLASS(klass)->dispose = km_preferences_window_dispose;
+	gtk_widget_class_set_template_from_resource(
+		widget_class, "/io/github/karmamanager/KarmaManager/ui/km-preferences-window.ui");
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
+					     duplicates_switch);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, template_row);
+	gtk_widget_class_bind_template_callback(widget_class, on_template_apply);
+}
+
+static void km_preferences_window_init(KmPreferencesWindow *self)
+{
+	g_autofree char *template = NULL;
+
+	gtk_widget_init_template(GTK_WIDGET(self));
+	self->settings = g_settings_new(APP_ID);
+	g_settings_bind(self->settings, "copy-duplicates", self->duplicates_switch, "active",
+			G_SETTINGS_BIND_DEFAULT);
+	template = g_settings_get_string(self->settings, "export-template");
+	gtk_editable_set_text(GTK_EDITABLE(self->template_row), template);
+}
+
+GtkWidget *km_preferences_window_new(GtkWindow *parent)
+{
+	return g_object_new(KM_TYPE_PREFERENCES_WINDOW, "transient-for", parent, "modal", TRUE,
+			    NULL);
+}

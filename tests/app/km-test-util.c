@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-test-util.c - helpers of the GUI tests.
+ */
+#include "km-test-util.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "km-demo.h"
+
+static char *test_dir;
+
+void km_test_init(int *argc, char ***argv)
+{
+	gtk_test_init(argc, argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+	adw_init();
+	test_dir = g_dir_make_tmp("km-gui-XXXXXX", NULL);
+	g_assert_nonnull(test_dir);
+}
+
+char *km_test_make_image(guint n)
+{
+	static guint count;
+	g_autoptr(GError) error = NULL;
+	char *path = g_strdup_printf("%s/player-%u.img", test_dir, count++);
+
+	g_assert_true(km_demo_create_image(path, KM_DEMO_IMAGE_SIZE, n, NULL, &error));
+	g_assert_no_error(error);
+	return path;
+}
+
+KmWindow *km_test_open_window(const char *image)
+{
+	KmWindow *win = g_object_ref(km_window_new(NULL));
+	g_autoptr(KmSession) session = km_session_new_for_path(image);
+
+	gtk_window_set_default_size(GTK_WINDOW(win), 1200, 720);
+	gtk_window_present(GTK_WINDOW(win));
+	km_window_open_session(win, session);
+	km_test_wait_until(km_window_get_player_view(win) != NULL);
+	return win;
+}
+
+void km_test_close_window(KmWindow *win)
+{
+	gtk_window_destroy(GTK_WINDOW(win));
+	/* let the session's worker hand back what it still holds */
+	for (int i = 0; i < 50; i++)
+		g_main_context_iteration(NULL, FALSE);
+	g_assert_finalize_object(win);
+}
+
+KmPlayerView *km_test_player_view(KmWindow *win)
+{
+	GtkWidget *view = km_window_get_player_view(win);
+
+	g_assert_true(KM_IS_PLAYER_VIEW(view));
+	return KM_PLAYER_VIEW(view);
+}
+
+KmSession *km_test_session(KmWindow *win)
+{
+	return km_player_view_get_session(km_test_player_view(win));
+}
+
+GtkWidget *km_test_find_toplevel(GType type)
+{
+	GListModel *toplevels = gtk_window_get_toplevels();	/* owned by GTK */
+
+	for (guint i = 0; i < g_list_model_get_n_items(toplevels); i++) {
+		g_autoptr(GObject) w = g_list_model_get_item(toplevels, i);
+
+		if (G_TYPE_CHECK_INSTANCE_TYPE(w, type))
+			return GTK_WIDGET(w);	/* GTK's toplevel list holds it */
+	}
+	return NULL;
+}
+
+void km_test_answer(GtkWidget *dialog, const char *response)
+{
+	g_assert_true(ADW_IS_MESSAGE_DIALOG(dialog));
+	adw_message_dialog_response(ADW_MESSAGE_DIALOG(dialog), response);
+	/* the response signal does not close the dialog; the button does */
+	gtk_window_destroy(GTK_WINDOW(dialog));
+	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+}
+
+gboolean km_test_find_label(GtkWidget *widget, const char *text)
+{
+	if (GTK_IS_LABEL(widget) && g_strcmp0(gtk_label_get_text(GTK_LABEL(widget)), text) == 0)
+		return TRUE;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c))
+		if (km_test_find_label(c, text))
+			return TRUE;
+	return FALSE;
+}
+
+GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventController **out)
+{
+	g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+
+	for (guint i = 0; i < g_list_model_get_n_items(controllers); i++) {
+		g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+
+		if (G_TYPE_CHECK_INSTANCE_TYPE(c, type)) {
+			*out = GTK_EVENT_CONTROLLER(c);
+			return widget;
+		}
+	}
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c;
+	     c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = km_test_find_controller(c, type, out);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+void km_test_select(KmPlayerView *view, guint position)
+{
+	GtkSelectionModel *model = km_library_view_get_model(_km_player_view_get_library_view(view));
+
+	g_assert_true(gtk_selection_model_select_item(model, position, TRUE));
+}
+
+KmTrack *km_test_row_track(KmPlayerView *view, guint position)
+{
+	GListModel *model = G_LIST_MODEL(km_library_view_get_model(
+		_km_player_view_get_library_view(view)));
+	g_autoptr(GObject) row = g_list_model_get_item(model, position);
+	GObject *item;
+
+	g_assert_nonnull(row);
+	item = GTK_IS_TREE_LIST_ROW(row) ? gtk_tree_list_row_get_item(GTK_TREE_LIST_ROW(row)) :
+	       g_object_ref(row);
+	if (KM_IS_TRACK(item))
+		return KM_TRACK(item);
+	g_object_unref(item);
+	return NULL;
+}
+
+guint km_test_first_track_row(KmPlayerView *view)
+{
+	GListModel *model = G_LIST_MODEL(km_library_view_get_model(
+		_km_player_view_get_library_view(view)));
+
+	for (guint i = 0; i < g_list_model_get_n_items(model); i++) {
+		g_autoptr(KmTrack) track = km_test_row_track(view, i);
+
+		if (track)
+			return i;
+	}
+	return G_MAXUINT;
+}
+
+GPtrArray *km_test_write_wavs(const char *folder, guint first, guint n)
+{
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_object_unref);
+
+	g_assert_cmpint(g_mkdir_with_parents(folder, 0700), ==, 0);
+	for (guint i = 0; i < n; i++) {
+		g_autoptr(GBytes) wav = km_demo_track_wav(first + i);
+		g_autofree char *path = g_strdup_printf("%s/track-%u.wav", folder, first + i);
+		g_autoptr(GError) error = NULL;
+
+		g_assert_true(g_file_set_contents(path, g_bytes_get_data(wav, NULL),
+						  g_bytes_get_size(wav), &error));
+		g_ptr_array_add(files, g_file_new_for_path(path));
+	}
+	return files;
+}
+
+static void put_le(guint8 *p, guint32 v, guint n)
+{
+	for (guint i = 0; i < n; i++)
+		p[i] = (v >> (8 * i)) & 0xff;
+}
+
+GFile *km_test_write_silence(const char *path, guint32 size)
+{
+	g_autofree guint8 *data = g_malloc0(size);
+	g_autoptr(GError) error = NULL;
+
+	g_assert_cmpuint(size, >, 44);
+	/* PCM, mono, 44100 Hz, 16 bits */
+	memcpy(data, "RIFF", 4);
+	put_le(data + 4, size - 8, 4);
+	memcpy(data + 8, "WAVEfmt ", 8);
+	put_le(data + 16, 16, 4);
+	put_le(data + 20, 1, 2);
+	put_le(data + 22, 1, 2);
+	put_le(data + 24, 44100, 4);
+	put_le(data + 28, 88200, 4);
+	put_le(data + 32, 2, 2);
+	put_le(data + 34, 16, 2);
+	memcpy(data + 36, "data", 4);
+	put_le(data + 40, size - 44, 4);
+	g_assert_true(g_file_set_contents(path, (const char *)data, size, &error));
+	return g_file_new_for_path(path);
+}

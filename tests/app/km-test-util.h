@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-test-util.h - helpers of the GUI tests (tests/app): a demo image, a
+ * window showing it, waiting on the main loop (bounded), finding widgets.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "km-player-view-private.h"
+#include "km-window.h"
+
+G_BEGIN_DECLS
+
+/* Iterates the main context until cond holds; fails the test after 30 s (a hang guard). */
+#define km_test_wait_until(cond) \
+	G_STMT_START { \
+		gint64 _end = g_get_monotonic_time() + 30 * G_USEC_PER_SEC; \
+		while (!(cond)) { \
+			if (g_get_monotonic_time() > _end) \
+				g_error("timed out waiting for %s", #cond); \
+			g_main_context_iteration(NULL, FALSE); \
+			g_usleep(1000); \
+		} \
+	} G_STMT_END
+
+/* gtk_test_init, adw_init, a fresh demo image path (n tracks) in a temporary folder. */
+void km_test_init(int *argc, char ***argv);
+/* A new demo image with n tracks (path to free). */
+char *km_test_make_image(guint n);
+/* A presented window with image open in its player view (a new reference). */
+KmWindow *km_test_open_window(const char *image);
+/* Destroys the window and asserts that it is finalized. */
+void km_test_close_window(KmWindow *win);
+KmPlayerView *km_test_player_view(KmWindow *win);
+KmSession *km_test_session(KmWindow *win);
+/* The first toplevel of type (AdwMessageDialog…), or NULL. */
+GtkWidget *km_test_find_toplevel(GType type);
+/* Answers dialog (an AdwMessageDialog) as a click on the button of response does. */
+void km_test_answer(GtkWidget *dialog, const char *response);
+/* Whether some GtkLabel below widget shows text. */
+gboolean km_test_find_label(GtkWidget *widget, const char *text);
+/* The first widget below widget with a controller of type, or NULL. */
+GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventController **out);
+/* Selects the row at position of the library view's model (only it). */
+void km_test_select(KmPlayerView *view, guint position);
+/* The position of the first row showing a track, or G_MAXUINT. */
+guint km_test_first_track_row(KmPlayerView *view);
+/* The track of row position (a new reference), or NULL for a group row. */
+KmTrack *km_test_row_track(KmPlayerView *view, guint position);
+/* n WAV files of demo tracks first.. in folder (GFile, a new array). */
+GPtrArray *km_test_write_wavs(const char *folder, guint first, guint n);
+
+/* A WAV file of size bytes of silence (big enough for progress to show). */
+GFile *km_test_write_silence(const char *path, guint32 size);
+
+G_END_DECLS
