@@ -18,20 +18,32 @@
 #include "km-player-view.h"
 #include "km-window-private.h"
 
+/*
+ * The disk node when the kernel's usb-storage drives the player and we may
+ * open it (nothing to take over); else the player itself over libusb.
+ */
+static KmSession *session_for_player(KmPlayerInfo *info)
+{
+	const char *node = km_player_info_get_open_node(info);
+
+	if (node && g_strcmp0(node, km_player_info_get_block_node(info)) == 0)
+		return km_session_new_for_path(node);
+	return km_session_new_for_usb((guint8)km_player_info_get_bus(info),
+				      (guint8)km_player_info_get_address(info));
+}
+
 static void on_player_seen(KmWindow *self, KmPlayerInfo *info)
 {
 	KmPlayerAccess access = km_player_info_get_access(info);
-	const char *node = km_player_info_get_block_node(info);
 	g_autofree char *explanation = km_player_access_explain(access);
 	g_autoptr(KmSession) session = NULL;
 
 	km_window_set_permission_problem(self, access == KM_PLAYER_ACCESS_NO_PERMISSION ?
 					 explanation : NULL);
-	/* the block node is what a session opens until the USB source lands */
-	if (access != KM_PLAYER_ACCESS_OK || !node || self->hotplug_path || self->player_view)
+	if (access != KM_PLAYER_ACCESS_OK || self->hotplug_path || self->player_view)
 		return;
 	self->hotplug_path = g_strdup(km_player_info_get_sysfs_path(info));
-	session = km_session_new_for_path(node);
+	session = session_for_player(info);
 	km_window_open_session(self, session);
 }
 
