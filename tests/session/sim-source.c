@@ -6,20 +6,26 @@
 
 #include "km-karma-usb.h"
 
+/* On the worker: the only place a job's faults are armed while it runs. */
+static void count_request(SimSource *source, guint64 *count, guint64 arm_at)
+{
+	if (++*count == arm_at)
+		*km_sim_karma_faults(source->sim) = source->mid_job;
+}
+
 static int ss_read(void *ctx, uint64_t offset, void *buf, size_t len)
 {
 	SimSource *source = ctx;
 
+	count_request(source, &source->reads, source->arm_at_read);
 	return source->usb_bdev->read(source->usb_bdev->ctx, offset, buf, len);
 }
 
-/* On the worker: the only place a job's faults are armed while it runs. */
 static int ss_write(void *ctx, uint64_t offset, const void *buf, size_t len)
 {
 	SimSource *source = ctx;
 
-	if (++source->writes == source->arm_at)
-		*km_sim_karma_faults(source->sim) = source->mid_job;
+	count_request(source, &source->writes, source->arm_at_write);
 	return source->usb_bdev->write(source->usb_bdev->ctx, offset, buf, len);
 }
 
@@ -56,6 +62,7 @@ static const struct omfs_blockdev *ss_open(gpointer data, KmSession *session,
 		return NULL;
 	}
 	source->sim = sim;
+	km_karma_usb_set_max_request(source->usb, SS_MAX_REQUEST);
 	source->usb_bdev = km_karma_usb_blockdev(source->usb);
 	source->bdev = (struct omfs_blockdev){ source, ss_read, ss_write, ss_flush, ss_size };
 	return &source->bdev;
@@ -117,6 +124,13 @@ struct km_sim_karma_stats ss_stats(SimSource *source)
 void ss_arm_at_write(SimSource *source, guint64 n, const struct km_sim_karma_faults *faults)
 {
 	g_assert_cmpuint(n, >, 0);
-	source->arm_at = source->writes + n;
+	source->arm_at_write = source->writes + n;
+	source->mid_job = *faults;
+}
+
+void ss_arm_at_read(SimSource *source, guint64 n, const struct km_sim_karma_faults *faults)
+{
+	g_assert_cmpuint(n, >, 0);
+	source->arm_at_read = source->reads + n;
 	source->mid_job = *faults;
 }

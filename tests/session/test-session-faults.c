@@ -12,197 +12,21 @@
  *   - A lasting fault or an unplug, at a point spread over an add job's
  *     writes (data, commit): the session fails with a sentence and the job's
  *     report, later jobs fail cleanly and closing ends; the image, reopened
- *     by the library (which finishes or forgets a commit cut short),
- *     verifies clean and holds every track committed before the fault with
- *     its exact bytes, and fsck finds at worst leaked blocks.
+ *     by the library (which finishes or forgets a commit cut short), holds
+ *     every track committed before the fault with its exact bytes and
+ *     verifies clean, once the data files of tracks never committed (orphans,
+ *     which the write ordering allows) are repaired away; fsck finds at worst
+ *     leaked blocks (and, as the device left it, a mirror copy left old).
  *   - An export that meets a lasting fault, and an open that does.
  *
  * Every wait is bounded (su_wait); the sim's virtual clock keeps timeouts fast.
  */
-#include "session-test-util.h"
-#include "sim-source.h"
+#include "fault-util.h"
 
 #include <glib/gstdio.h>
 
 #include "km-demo.h"
-#include "km-image-device.h"
-#include "km-karma-image.h"
-#include "km-karma-label.h"
-
-/* More files than one commit batch (8): a lasting fault can fall after a commit. */
-#define N_FILES 10
-#define FILE_SIZE (300u << 10)
-
-/* Host files, made once: every case has an image of its own. */
-static char *host_files[N_FILES];
-
-static char **files(void)
-{
-	if (!host_files[0])
-		for (guint i = 0; i < N_FILES; i++)
-			host_files[i] = su_big_wav("fault.wav", FILE_SIZE - 4096 * i, 700 + i);
-	return host_files;
-}
-
-/* ---- a session and what it reported -------------------------------------- */
-
-typedef struct {
-	char *image;
-	SimSource *source;
-	KmSession *session;
-	guint n_failed;
-	GError *fail_error;
-	KmReport *fail_report;
-} Fixture;
-
-static void on_failed(KmSession *session, GError *error, KmReport *report, gpointer data)
-{
-	Fixture *f = data;
-
-	/* Before the job that met the failure ends. */
-	g_assert_true(km_session_is_busy(session));
-	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_FAILED);
-	g_assert_cmpstr(error->message, !=, "");
-	f->n_failed++;
-	g_clear_error(&f->fail_error);
-	f->fail_error = g_error_copy(error);
-	g_clear_pointer(&f->fail_report, km_report_unref);
-	f->fail_report = report ? km_report_ref(report) : NULL;
-}
-
-static void fx_open(Fixture *f)
-{
-	g_autoptr(GError) error = NULL;
-
-	*f = (Fixture){ .image = su_demo_image() };
-	f->session = ss_session(f->image, NULL, &f->source);
-	g_assert_true(su_open_session(f->session, &error));
-	g_assert_no_error(error);
-	g_signal_connect(f->session, "failed", G_CALLBACK(on_failed), f);
-}
-
-/* Closing ends, and succeeds, whatever happened to the device. */
-static void fx_close(Fixture *f)
-{
-	su_close(g_steal_pointer(&f->session));
-}
-
-static void fx_free(Fixture *f)
-{
-	g_clear_error(&f->fail_error);
-	g_clear_pointer(&f->fail_report, km_report_unref);
-	g_unlink(f->image);
-	g_free(f->image);
-}
-
-static KmReport *export_tracks(Fixture *f, const GArray *fids, const char *folder,
-			       GError **error)
-{
-	g_autoptr(GFile) dir = g_file_new_for_path(folder);
-	g_autoptr(GAsyncResult) result = NULL;
-
-	km_session_export_async(f->session, (const guint32 *)fids->data, fids->len, dir, "%t.%c",
-				NULL, NULL, NULL, NULL, su_store_result, &result);
-	return km_session_export_finish(f->session, su_wait(&result), error);
-}
-
-/* The fids of the report's items that are done. */
-static GArray *done_fids(const KmReport *report)
-{
-	GArray *fids = g_array_new(FALSE, FALSE, sizeof(guint32));
-
-	for (guint i = 0; i < report->items->len; i++) {
-		const KmReportItem *item = report->items->pdata[i];
-
-		if (item->outcome == KM_ITEM_DONE)
-			g_array_append_val(fids, item->fid);
-	}
-	return fids;
-}
-
-static void assert_same_bytes(const char *path, const char *want_path)
-{
-	g_autofree char *got = NULL, *want = NULL;
-	gsize got_len, want_len;
-
-	g_assert_true(g_file_get_contents(path, &got, &got_len, NULL));
-	g_assert_true(g_file_get_contents(want_path, &want, &want_len, NULL));
-	g_assert_cmpmem(got, got_len, want, want_len);
-}
-
-/* ---- the image after the session: library, tracks, fsck ------------------ */
-
-/* Each done item of the add report is on the image with the bytes of its host file. */
-static void assert_image_tracks(const char *image, const KmReport *added)
-{
-	struct km_image_device *dev;
-	KmLibrary *lib = su_image_open(image, &dev);
-
-	for (guint i = 0; i < added->items->len; i++) {
-		const KmReportItem *item = added->items->pdata[i];
-		g_autofree char *path = g_file_get_path(item->file);
-		g_autofree char *want = NULL, *got = NULL;
-		g_autoptr(GError) error = NULL;
-		gsize len;
-		guint64 size;
-
-		if (item->outcome != KM_ITEM_DONE)
-			continue;
-		g_assert_true(g_file_get_contents(path, &want, &len, NULL));
-		g_assert_true(km_library_get_data_size(lib, item->fid, &size, &error));
-		g_assert_no_error(error);
-		g_assert_cmpuint(size, ==, len);
-		got = g_malloc(len);
-		g_assert_cmpint(km_library_read_data(lib, item->fid, 0, got, len, &error), ==,
-				(gssize)len);
-		g_assert_no_error(error);
-		g_assert_cmpmem(got, len, want, len);
-	}
-	su_image_close(lib, dev);
-}
-
-typedef struct {
-	guint errors;	/* worse than leaked blocks */
-	guint leaks;
-} FsckCount;
-
-static void count_finding(void *ctx, enum omfs_fsck_severity severity, const char *msg)
-{
-	FsckCount *count = ctx;
-
-	if (severity == OMFS_FSCK_LEAK)
-		count->leaks++;
-	else if (severity == OMFS_FSCK_ERROR)
-		count->errors++;
-	else
-		return;
-	g_test_message("fsck: %s", msg);
-}
-
-/* fsck of the image's music partition (read-only). */
-static FsckCount fsck_music(const char *image)
-{
-	char msg[OMFS_ERRMSG_MAX] = "";
-	struct km_image_device *dev = km_image_device_open(image, false, 0, 0, msg, sizeof(msg));
-	FsckCount count = { 0 };
-	struct omfs_fsck_opts opts = { .report = count_finding, .report_ctx = &count };
-	struct omfs_fsck_result result;
-	struct km_karma_label label;
-	struct km_window_device *win = NULL;
-
-	g_assert_nonnull(dev);
-	g_assert_cmpint(km_karma_label_read(km_image_device_blockdev(dev), &label, msg,
-					    sizeof(msg)), ==, 0);
-	for (guint i = 0; i < label.n_partitions; i++)
-		if (km_karma_partition_offset(&label.partitions[i]) == KM_KARMA_IMAGE_MUSIC_OFFSET)
-			win = km_karma_partition_open(km_image_device_blockdev(dev),
-						      &label.partitions[i], msg, sizeof(msg));
-	g_assert_nonnull(win);
-	g_assert_cmpint(omfs_fsck(km_window_device_blockdev(win), &opts, &result), >=, 0);
-	km_window_device_close(win);
-	g_assert_cmpint(km_image_device_close(dev), ==, 0);
-	return count;
-}
+#include "km-verify.h"
 
 /* ---- transient faults ------------------------------------------------------ */
 
@@ -215,7 +39,7 @@ typedef struct {
  * After a job run with t armed: every switch went back to 0 (the fault was
  * met), and a player that dropped out of storage mode was put back in it.
  */
-static void assert_spent(Fixture *f, const Transient *t, guint64 riop_before)
+static void assert_spent(FuFixture *f, const Transient *t, guint64 riop_before)
 {
 	const struct km_sim_karma_faults *faults = ss_faults(f->source);
 	struct km_sim_karma_stats stats = ss_stats(f->source);
@@ -241,16 +65,16 @@ static void test_transient(gconstpointer data)
 	g_autoptr(KmReport) added = NULL, exported = NULL;
 	g_autoptr(GArray) fids = NULL;
 	g_autoptr(GError) error = NULL;
-	FsckCount fsck;
-	Fixture f;
+	FuFsckCount fsck;
+	FuFixture f;
 	guint64 riop;
 	guint n_tunes;
 
-	fx_open(&f);
+	fu_open(&f);
 	if (!t->data_in)
 		*ss_faults(f.source) = t->faults;
 	riop = ss_stats(f.source).riop_commands;
-	added = su_add(f.session, files(), 3, KM_ADD_FLAGS_NONE, &error);
+	added = su_add(f.session, fu_files(), 3, KM_ADD_FLAGS_NONE, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(added->counts[KM_ITEM_DONE], ==, 3);
 	if (!t->data_in)
@@ -258,8 +82,8 @@ static void test_transient(gconstpointer data)
 
 	*ss_faults(f.source) = t->faults;
 	riop = ss_stats(f.source).riop_commands;
-	fids = done_fids(added);
-	exported = export_tracks(&f, fids, folder, &error);
+	fids = fu_done_fids(added);
+	exported = fu_export(&f, fids, folder, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(exported->counts[KM_ITEM_DONE], ==, 3);
 	assert_spent(&f, t, riop);
@@ -267,18 +91,18 @@ static void test_transient(gconstpointer data)
 		const KmReportItem *item = exported->items->pdata[i];
 		g_autofree char *path = g_file_get_path(item->file);
 
-		assert_same_bytes(path, files()[i]);
+		fu_assert_same_bytes(path, fu_files()[i]);
 	}
 	g_assert_cmpuint(f.n_failed, ==, 0);
 	g_assert_cmpint(km_session_get_state(f.session), ==, KM_SESSION_STATE_OPEN);
-	fx_close(&f);
+	fu_close(&f);
 
 	su_verify_image(f.image, &n_tunes);
 	g_assert_cmpuint(n_tunes, ==, KM_DEMO_TRACKS + 3);
-	assert_image_tracks(f.image, added);
-	fsck = fsck_music(f.image);
-	g_assert_cmpuint(fsck.errors + fsck.leaks, ==, 0);
-	fx_free(&f);
+	fu_assert_image_tracks(f.image, added);
+	fsck = fu_fsck_music(f.image);
+	g_assert_cmpuint(fsck.errors + fsck.stale_mirrors + fsck.leaks, ==, 0);
+	fu_free(&f);
 }
 
 static const Transient stall = { { .stall_transfers = 2 } };
@@ -292,6 +116,269 @@ static const Transient bad_residue = { { .bad_residue_csws = 1 } };
 static const Transient drop_to_left = { { .drop_after_commands = 1 } };
 static const Transient drop_to_normal = { { .drop_after_commands = 1,
 					    .drop_to_normal = true } };
+
+/* ---- lasting faults and unplugs in the middle of an add job --------------- */
+
+/* How many block-device writes adding the N_FILES makes when nothing goes wrong. */
+static guint64 add_job_writes(void)
+{
+	static guint64 writes;
+
+	if (!writes) {
+		g_autoptr(KmReport) report = NULL;
+		g_autoptr(GError) error = NULL;
+		FuFixture f;
+
+		fu_open(&f);
+		writes = f.source->writes;
+		report = su_add(f.session, fu_files(), N_FILES, KM_ADD_FLAGS_NONE, &error);
+		g_assert_no_error(error);
+		g_assert_cmpuint(report->counts[KM_ITEM_DONE], ==, N_FILES);
+		writes = f.source->writes - writes;
+		fu_close(&f);
+		fu_free(&f);
+	}
+	return writes;
+}
+
+typedef struct {
+	struct km_sim_karma_faults faults;
+	guint at;	/* armed at the write at/16 of the way through the job */
+} Lasting;
+
+/*
+ * The library on the image after a failed add, opened writable (which
+ * finishes or forgets a commit cut short): verify finds at worst the data
+ * files of tracks not committed, without properties (the write ordering
+ * allows those orphans, km-commit.c), at most one per failed file, and
+ * repair removes them. Returns how many.
+ */
+static guint verify_after_failure(const char *image, const KmReport *added)
+{
+	struct km_image_device *dev;
+	KmLibrary *lib = su_image_open(image, &dev);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmVerifyReport) report = km_library_verify(lib, KM_VERIFY_FLAGS_NONE, NULL,
+							     &error);
+	g_autoptr(KmVerifyReport) repaired = NULL;
+	guint orphans;
+
+	g_assert_no_error(error);
+	for (guint i = 0; i < report->findings->len; i++)
+		g_test_message("finding: %s",
+			       ((KmVerifyFinding *)report->findings->pdata[i])->message);
+	orphans = km_verify_report_count(report, KM_VERIFY_ORPHAN_DATA);
+	g_assert_cmpuint(report->findings->len, ==, orphans);
+	g_assert_cmpuint(orphans, <=, added->counts[KM_ITEM_FAILED]);
+	repaired = km_library_verify(lib, KM_VERIFY_FLAG_REPAIR, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(repaired->n_unrepaired, ==, 0);
+	su_image_close(lib, dev);
+	return orphans;
+}
+
+/*
+ * The image after a failed add: fsck finds nothing worse than leaked blocks,
+ * as the device left it and after the library's recovery; the library
+ * verifies clean (once its orphans are removed) and holds every track
+ * committed, and perhaps those of the commit cut short, finished by the
+ * reopen.
+ */
+static void assert_image_after_failure(const char *image, const KmReport *added)
+{
+	guint done = added->counts[KM_ITEM_DONE], n_tunes, orphans;
+	FuFsckCount cut = fu_fsck_music(image), after;
+
+	/* As the device left it (the library's power-cut test accepts the same). */
+	g_assert_cmpuint(cut.errors, ==, 0);
+	orphans = verify_after_failure(image, added);
+	su_verify_image(image, &n_tunes);
+	g_assert_cmpuint(n_tunes, >=, KM_DEMO_TRACKS + done);
+	g_assert_cmpuint(n_tunes, <=, KM_DEMO_TRACKS + done + added->counts[KM_ITEM_FAILED]);
+	fu_assert_image_tracks(image, added);
+	after = fu_fsck_music(image);
+	g_assert_cmpuint(after.errors, ==, 0);
+	g_assert_cmpuint(after.stale_mirrors, <=, cut.stale_mirrors);
+	g_test_message("%u of %u files committed, %u tracks after reopening, %u orphans, "
+		       "%u leaks", done, added->items->len, n_tunes - KM_DEMO_TRACKS, orphans,
+		       after.leaks);
+}
+
+static void test_lasting(gconstpointer data)
+{
+	const Lasting *l = data;
+	guint64 total = add_job_writes();
+	guint64 at = 1 + (total - 1) * l->at / 16;
+	g_autoptr(KmReport) report = NULL;
+	g_autoptr(GError) error = NULL;
+	FuFixture f;
+
+	fu_open(&f);
+	ss_arm_at_write(f.source, at, &l->faults);
+	report = su_add(f.session, fu_files(), N_FILES, KM_ADD_FLAGS_NONE, &error);
+	g_test_message("armed at write %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ": %s", at,
+		       total, error ? error->message : "no error");
+	fu_assert_failed_report(&f, report, error);
+	fu_assert_listed(&f, report);
+	fu_assert_later_jobs_fail(&f);
+	fu_close(&f);
+	assert_image_after_failure(f.image, report);
+	fu_free(&f);
+}
+
+static const Lasting timeouts = { { .timeouts = SS_FOREVER }, 5 };
+static const Lasting stalls = { { .stall_transfers = SS_FOREVER }, 9 };
+static const Lasting data_phase_stalls = { { .stall_data_phases = SS_FOREVER }, 13 };
+static const Lasting bad_tags = { { .bad_tag_csws = SS_FOREVER }, 3 };
+static const Lasting bad_signatures = { { .bad_signature_csws = SS_FOREVER }, 16 };
+
+/* Unplugs over the whole job: before a write at k even, in the middle of one at k odd. */
+#define N_UNPLUGS 17
+static Lasting unplugs[N_UNPLUGS];
+
+static void add_unplugs(void)
+{
+	for (guint k = 0; k < N_UNPLUGS; k++) {
+		g_autofree char *path = g_strdup_printf("/session-faults/unplug/%s-%02u",
+							k % 2 ? "in-write" : "before-write", k);
+
+		unplugs[k].at = k;
+		if (k % 2)
+			unplugs[k].faults.unplug_after_writes = 1;
+		else
+			unplugs[k].faults.unplugged = true;
+		g_test_add_data_func(path, &unplugs[k], test_lasting);
+	}
+}
+
+/* ---- an export, and an open, that meet a lasting fault ------------------- */
+
+/* How many files folder holds. */
+static guint count_files(const char *folder)
+{
+	g_autoptr(GDir) dir = g_dir_open(folder, 0, NULL);
+	guint n = 0;
+
+	while (dir && g_dir_read_name(dir))
+		n++;
+	return n;
+}
+
+/* The export stops; the folder holds the tracks exported before, whole, and no part of one. */
+static void test_export_fails(void)
+{
+	g_autofree char *folder = su_tmp_path("export");
+	const struct km_sim_karma_faults stall_forever = { .stall_transfers = SS_FOREVER };
+	g_autoptr(KmReport) added = NULL, exported = NULL;
+	g_autoptr(GArray) fids = NULL;
+	g_autoptr(GError) error = NULL;
+	guint n_tunes;
+	FuFsckCount fsck;
+	FuFixture f;
+
+	fu_open(&f);
+	added = su_add(f.session, fu_files(), 3, KM_ADD_FLAGS_NONE, &error);
+	g_assert_no_error(error);
+	fids = fu_done_fids(added);
+	g_assert_cmpuint(fids->len, ==, 3);
+	/* The second read of the job: the first track's data is read whole. */
+	ss_arm_at_read(f.source, 2, &stall_forever);
+	exported = fu_export(&f, fids, folder, &error);
+	g_assert_nonnull(error);
+	g_test_message("%s", error->message);
+	fu_assert_failed_report(&f, exported, error);
+	for (guint i = 0; i < exported->items->len; i++) {
+		const KmReportItem *item = exported->items->pdata[i];
+		g_autofree char *path = item->file ? g_file_get_path(item->file) : NULL;
+
+		g_assert_cmpuint(item->fid, ==, g_array_index(fids, guint32, i));
+		g_assert_true((item->outcome == KM_ITEM_DONE) == (path != NULL));
+		if (path)
+			fu_assert_same_bytes(path, fu_files()[i]);
+	}
+	g_assert_cmpuint(exported->counts[KM_ITEM_DONE], ==, 1);
+	g_assert_cmpuint(count_files(folder), ==, 1);
+	fu_assert_later_jobs_fail(&f);
+	fu_close(&f);
+
+	su_verify_image(f.image, &n_tunes);
+	g_assert_cmpuint(n_tunes, ==, KM_DEMO_TRACKS + 3);
+	fsck = fu_fsck_music(f.image);
+	g_assert_cmpuint(fsck.errors + fsck.stale_mirrors + fsck.leaks, ==, 0);
+	fu_free(&f);
+}
+
+typedef struct {
+	struct km_sim_karma_faults faults;
+	/* 0: armed when the sim opens (the USB open fails: G_IO_ERROR); else at this
+	 * block-device read, while the library mounts (KM_LIBRARY_ERROR_IO) */
+	guint at_read;
+} OpenFault;
+
+/* The open job fails with a sentence; the session is closed, the image untouched. */
+static void test_open_fails(gconstpointer data)
+{
+	const OpenFault *fault = data;
+	g_autofree char *image = su_demo_image();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) report = NULL;
+	SimSource *source;
+	KmSession *session;
+	guint n_tunes;
+
+	session = ss_session(image, fault->at_read ? NULL : &fault->faults, &source);
+	if (fault->at_read)
+		ss_arm_at_read(source, fault->at_read, &fault->faults);
+	g_assert_false(su_open_session(session, &error));
+	g_assert_nonnull(error);
+	g_assert_cmpstr(error->message, !=, "");
+	g_test_message("%s", error->message);
+	if (fault->at_read)
+		g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO);
+	else
+		g_assert_true(error->domain == G_IO_ERROR);
+	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_CLOSED);
+	g_assert_null(source->sim);
+	g_assert_cmpuint(g_list_model_get_n_items(km_session_get_tracks(session)), ==, 0);
+	g_clear_error(&error);
+	report = su_add(session, fu_files(), 1, KM_ADD_FLAGS_NONE, &error);
+	g_assert_null(report);
+	g_assert_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_NOT_OPEN);
+	su_close(session);
+	su_verify_image(image, &n_tunes);
+	g_assert_cmpuint(n_tunes, ==, KM_DEMO_TRACKS);
+	g_unlink(image);
+}
+
+static const OpenFault unplugged = { { .unplugged = true } };
+static const OpenFault riop_silent = { { .never_echo = true } };
+static const OpenFault riop_bad_acks = { { .bad_acks = SS_FOREVER } };
+static const OpenFault unplug_mounting = { { .unplugged = true }, 3 };
+static const OpenFault stalls_mounting = { { .stall_transfers = SS_FOREVER }, 2 };
+
+/*
+ * A failed session dropped without a close (the window went away): finalize
+ * lets the device go as close does, without writing back and without a
+ * warning, and the image is as after a close.
+ */
+static void test_finalize_failed(void)
+{
+	const struct km_sim_karma_faults unplug = { .unplugged = true };
+	g_autoptr(KmReport) report = NULL;
+	g_autoptr(GError) error = NULL;
+	FuFixture f;
+
+	fu_open(&f);
+	ss_arm_at_write(f.source, add_job_writes() / 2, &unplug);
+	report = su_add(f.session, fu_files(), N_FILES, KM_ADD_FLAGS_NONE, &error);
+	fu_assert_failed_report(&f, report, error);
+	/* Pending updates hold references on the session. */
+	while (g_main_context_pending(NULL))
+		g_main_context_iteration(NULL, FALSE);
+	g_assert_finalize_object(g_steal_pointer(&f.session));
+	assert_image_after_failure(f.image, report);
+	fu_free(&f);
+}
 
 int main(int argc, char **argv)
 {
@@ -313,5 +400,24 @@ int main(int argc, char **argv)
 			     test_transient);
 	g_test_add_data_func("/session-faults/transient/drop-to-normal", &drop_to_normal,
 			     test_transient);
+	g_test_add_data_func("/session-faults/lasting/timeouts", &timeouts, test_lasting);
+	g_test_add_data_func("/session-faults/lasting/stalls", &stalls, test_lasting);
+	g_test_add_data_func("/session-faults/lasting/data-phase-stalls", &data_phase_stalls,
+			     test_lasting);
+	g_test_add_data_func("/session-faults/lasting/bad-csw-tags", &bad_tags, test_lasting);
+	g_test_add_data_func("/session-faults/lasting/bad-csw-signatures", &bad_signatures,
+			     test_lasting);
+	add_unplugs();
+	g_test_add_func("/session-faults/unplug/finalize-without-close", test_finalize_failed);
+	g_test_add_func("/session-faults/export/lasting-stalls", test_export_fails);
+	g_test_add_data_func("/session-faults/open/unplugged", &unplugged, test_open_fails);
+	g_test_add_data_func("/session-faults/open/riop-never-echoes", &riop_silent,
+			     test_open_fails);
+	g_test_add_data_func("/session-faults/open/riop-bad-acks", &riop_bad_acks,
+			     test_open_fails);
+	g_test_add_data_func("/session-faults/open/unplug-while-mounting", &unplug_mounting,
+			     test_open_fails);
+	g_test_add_data_func("/session-faults/open/stalls-while-mounting", &stalls_mounting,
+			     test_open_fails);
 	return g_test_run();
 }
