@@ -199,9 +199,10 @@ static void assert_image_after_failure(const char *image, const KmReport *added)
 	after = fu_fsck_music(image);
 	g_assert_cmpuint(after.errors, ==, 0);
 	g_assert_cmpuint(after.stale_mirrors, <=, cut.stale_mirrors);
-	g_test_message("%u of %u files committed, %u tracks after reopening, %u orphans, "
-		       "%u leaks", done, added->items->len, n_tunes - KM_DEMO_TRACKS, orphans,
-		       after.leaks);
+	g_test_message("%u of %u files committed, %u tracks after reopening, %u orphans; "
+		       "fsck as cut: %u leaks, %u stale mirrors; after: %u leaks, %u stale mirrors",
+		       done, added->items->len, n_tunes - KM_DEMO_TRACKS, orphans, cut.leaks,
+		       cut.stale_mirrors, after.leaks, after.stale_mirrors);
 }
 
 static void test_lasting(gconstpointer data)
