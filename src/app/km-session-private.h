@@ -89,7 +89,7 @@ void km_session_post_state(KmSession *session, KmSessionState state, const GErro
 			   KmReport *report);
 /* On the main context: emit `failed`. */
 void km_session_emit_failed(KmSession *session, const GError *error, KmReport *report);
-/* On the worker: close the library and the source, whatever their state. */
+/* On the worker: close the library and the source, whatever their state (a failed one: let go). */
 void km_worker_shutdown(KmSession *session);
 
 /* Queue a job (main context); data is freed with free_data on the main context. */

@@ -245,6 +245,35 @@ void km_worker_run_edit(KmJob *job, KmEditFunc fn)
 
 /* open and close: the jobs that make and end the library */
 
+/*
+ * Close the library and the source, whatever their state. A failed device
+ * cannot be written back, nor be expected to take the goodbye (leave
+ * storage mode): it is let go, and that is no error.
+ */
+static gboolean worker_release(KmWorker *worker, GError **error)
+{
+	gboolean failed = worker->failed;
+	gboolean ok = TRUE;
+
+	if (worker->lib && !failed)
+		ok = km_library_close(worker->lib, error);
+	g_clear_object(&worker->lib);
+	if (worker->source_open &&
+	    !worker->funcs->close(worker->source, ok && !failed ? error : NULL) && !failed)
+		ok = FALSE;
+	worker->source_open = FALSE;
+	return ok;
+}
+
+/* What finalize leaves to the worker: close what is still open, on its own thread. */
+void km_worker_shutdown(KmSession *session)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (!worker_release(&session->worker, &error))
+		g_warning("closing %s: %s", session->name, error->message);
+}
+
 static void open_run(KmJob *job)
 {
 	KmSession *session = job->session;
@@ -264,7 +293,8 @@ static void open_run(KmJob *job)
 		worker->lib = km_library_open(dev, &options, &error);
 	}
 	if (!worker->lib) {
-		km_worker_shutdown(session);
+		/* The error says what failed; the device may well refuse the goodbye too. */
+		worker_release(worker, NULL);
 		km_session_post_state(session, KM_SESSION_STATE_CLOSED, NULL, NULL);
 		km_job_return_error(job, error);
 		return;
@@ -299,15 +329,8 @@ static void close_run(KmJob *job)
 	KmSession *session = job->session;
 	KmWorker *worker = &session->worker;
 	GError *error = NULL;
-	gboolean ok = TRUE;
+	gboolean ok = worker_release(worker, &error);
 
-	/* A failed device cannot be written back: just let it go. */
-	if (worker->lib && !worker->failed)
-		ok = km_library_close(km_worker_library(session), &error);
-	g_clear_object(&worker->lib);
-	if (worker->source_open && !worker->funcs->close(worker->source, ok ? &error : NULL))
-		ok = FALSE;
-	worker->source_open = FALSE;
 	worker->failed = FALSE;
 	km_session_post_state(session, KM_SESSION_STATE_CLOSED, NULL, NULL);
 	if (ok)

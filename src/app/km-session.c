@@ -229,21 +229,6 @@ static void run_job(KmSession *session, KmJob *job)
 	km_session_post_to_main(session, job_done_on_main, job, NULL);
 }
 
-/* What finalize leaves to the worker: close what is still open, on its own thread. */
-void km_worker_shutdown(KmSession *session)
-{
-	KmWorker *worker = &session->worker;
-	g_autoptr(GError) error = NULL;
-
-	if (worker->lib && !km_library_close(worker->lib, &error))
-		g_warning("closing %s: %s", session->name, error->message);
-	g_clear_object(&worker->lib);
-	g_clear_error(&error);
-	if (worker->source_open && !worker->funcs->close(worker->source, &error))
-		g_warning("closing %s: %s", session->name, error->message);
-	worker->source_open = FALSE;
-}
-
 static gpointer worker_main(gpointer data)
 {
 	KmSession *session = data;

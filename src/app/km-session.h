@@ -28,7 +28,8 @@
  * KM_SESSION_STATE_FAILED and emits `failed` once, when the job that met the
  * failure ends, just before that job's callback; every job after that fails
  * with KM_SESSION_ERROR_FAILED. Close it (that releases the device) and open
- * a new one.
+ * a new one. Closing (or finalizing) a failed session writes nothing back,
+ * and succeeds even when the device refuses the goodbye (leave storage mode).
  *
  * Properties (read-only, notify on the main context):
  *   name          string   what to call the player ("Demo Player", the image's name)

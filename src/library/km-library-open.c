@@ -27,9 +27,10 @@ static gboolean mount_volume(KmLibrary *lib, const struct omfs_blockdev *dev, gb
 	err = omfs_mount(dev, &opts, fs, msg, sizeof(msg));
 	if (err == 0)
 		return TRUE;
+	/* Only what is on the volume makes it "not a Karma"; a failing device (gone) is I/O. */
 	g_set_error(error, KM_LIBRARY_ERROR,
-		    err == -EIO || err == -ENOMEM ? KM_LIBRARY_ERROR_IO :
-		    KM_LIBRARY_ERROR_NOT_KARMA,
+		    err == -EINVAL || err == -EUCLEAN ? KM_LIBRARY_ERROR_NOT_KARMA :
+		    KM_LIBRARY_ERROR_IO,
 		    "cannot mount the OMFS volume: %s", msg[0] ? msg : g_strerror(-err));
 	return FALSE;
 }
@@ -51,9 +52,12 @@ static gboolean has_music_layout(struct omfs_fs *fs)
 	return root_dir(fs, KM_FID_ROOT) != OMFS_NIL && root_dir(fs, KM_VAR) != OMFS_NIL;
 }
 
-/* Whether partition part of dev is a music partition; why not in *why. */
+/*
+ * Whether partition part of dev is a music partition; why not in *why. When
+ * the device fails, *failed says so instead: no partition can be judged then.
+ */
 static gboolean probe_partition(const struct omfs_blockdev *dev,
-				const struct km_karma_partition *part, char **why)
+				const struct km_karma_partition *part, char **why, GError **failed)
 {
 	char msg[OMFS_ERRMSG_MAX] = "";
 	struct km_window_device *win = km_karma_partition_open(dev, part, msg, sizeof(msg));
@@ -66,7 +70,11 @@ static gboolean probe_partition(const struct omfs_blockdev *dev,
 		return FALSE;
 	}
 	if (!mount_volume(NULL, km_window_device_blockdev(win), FALSE, &fs, &local)) {
-		*why = g_strdup(local->message);
+		if (g_error_matches(local, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO))
+			g_propagate_prefixed_error(failed, g_steal_pointer(&local),
+						   "partition %u: ", part->number);
+		else
+			*why = g_strdup(local->message);
 	} else {
 		ok = has_music_layout(fs);
 		if (!ok)
@@ -88,10 +96,15 @@ static gboolean choose_partition(const struct omfs_blockdev *dev,
 	for (guint i = 0; i < label->n_partitions; i++) {
 		const struct km_karma_partition *part = &label->partitions[i];
 		g_autofree char *why = NULL;
+		GError *failed = NULL;
 
 		if (wanted && part->number != wanted)
 			continue;
-		if (!probe_partition(dev, part, &why)) {
+		if (!probe_partition(dev, part, &why, &failed)) {
+			if (failed) {
+				g_propagate_error(error, failed);
+				return FALSE;
+			}
 			g_string_append_printf(reasons, "%spartition %u: %s",
 					       reasons->len ? "; " : "", part->number, why);
 			continue;

@@ -48,10 +48,20 @@ void su_store_result(GObject *source, GAsyncResult *result, gpointer data)
 	*out = g_object_ref(result);
 }
 
+/* A job that never ends is a hang: fail the test rather than wait for meson's timeout. */
+static gboolean wait_too_long(gpointer data)
+{
+	g_error("a session job did not end within %u s", SU_WAIT_LIMIT_S);
+	return G_SOURCE_REMOVE;
+}
+
 GAsyncResult *su_wait(GAsyncResult **result)
 {
+	guint guard = g_timeout_add_seconds(SU_WAIT_LIMIT_S, wait_too_long, NULL);
+
 	while (!*result)
 		g_main_context_iteration(NULL, TRUE);
+	g_source_remove(guard);
 	return *result;
 }
 
@@ -214,7 +224,7 @@ gboolean su_edit_wait(KmSession *session, GAsyncResult **result, GError **error)
 	return ok;
 }
 
-static KmLibrary *open_image(const char *image, struct km_image_device **dev)
+KmLibrary *su_image_open(const char *image, struct km_image_device **dev)
 {
 	const KmLibraryOptions options = { .writable = TRUE };
 	g_autoptr(GError) error = NULL;
@@ -228,7 +238,7 @@ static KmLibrary *open_image(const char *image, struct km_image_device **dev)
 	return lib;
 }
 
-static void close_image(KmLibrary *lib, struct km_image_device *dev)
+void su_image_close(KmLibrary *lib, struct km_image_device *dev)
 {
 	g_autoptr(GError) error = NULL;
 
@@ -241,7 +251,7 @@ static void close_image(KmLibrary *lib, struct km_image_device *dev)
 guint su_verify_image(const char *image, guint *n_tunes)
 {
 	struct km_image_device *dev;
-	KmLibrary *lib = open_image(image, &dev);
+	KmLibrary *lib = su_image_open(image, &dev);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmVerifyReport) report = km_library_verify(lib, FALSE, NULL, &error);
 	g_autoptr(GPtrArray) objects = km_library_list(lib);
@@ -258,20 +268,20 @@ guint su_verify_image(const char *image, guint *n_tunes)
 	for (guint i = 0; i < objects->len; i++)
 		if (g_strcmp0(km_properties_get(objects->pdata[i], "type"), "tune") == 0)
 			(*n_tunes)++;
-	close_image(lib, dev);
+	su_image_close(lib, dev);
 	return n;
 }
 
 char *su_image_get(const char *image, guint32 fid, const char *key)
 {
 	struct km_image_device *dev;
-	KmLibrary *lib = open_image(image, &dev);
+	KmLibrary *lib = su_image_open(image, &dev);
 	KmProperties *props = km_library_lookup(lib, fid);
 	char *value;
 
 	g_assert_nonnull(props);
 	value = g_strdup(km_properties_get(props, key));
-	close_image(lib, dev);
+	su_image_close(lib, dev);
 	return value;
 }
 

@@ -14,7 +14,11 @@ const char *su_tmpdir(void);
 /* A fresh path in it: name with a counter, so tests never share files. */
 char *su_tmp_path(const char *name);
 
-/* Iterate the main context until *result is set (by su_store_result). */
+/*
+ * Iterate the main context until *result is set (by su_store_result). A job
+ * that has not ended after SU_WAIT_LIMIT_S seconds fails the test: a hang.
+ */
+#define SU_WAIT_LIMIT_S 120
 void su_store_result(GObject *source, GAsyncResult *result, gpointer data);
 GAsyncResult *su_wait(GAsyncResult **result);
 
@@ -40,6 +44,10 @@ char *su_text_file(const char *name);
 KmReport *su_add(KmSession *session, char **paths, guint n, KmAddFlags flags, GError **error);
 gboolean su_edit_wait(KmSession *session, GAsyncResult **result, GError **error);
 
+/* The image opened writable by the library directly (asserts success), and closed. */
+struct km_image_device;
+KmLibrary *su_image_open(const char *image, struct km_image_device **dev);
+void su_image_close(KmLibrary *lib, struct km_image_device *dev);
 /* The image, opened by the library directly: verifies clean; its objects' count. */
 guint su_verify_image(const char *image, guint *n_tunes);
 /* A property of fid in image, read by the library directly (NULL: absent). */
