@@ -41,8 +41,9 @@ TOOLS = {}
 
 def run(args):
     """(exit status, stdout and stderr together) of a gettext tool (by its name)."""
-    p = subprocess.run([TOOLS[args[0]]] + args[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE=""))
+    p = subprocess.run([TOOLS[args[0]]] + args[1:], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True,
+                       env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE=""))
     return p.returncode, p.stdout
 
 
