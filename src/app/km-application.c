@@ -93,7 +93,7 @@ static void km_application_quit(GSimpleAction *action, GVariant *param, gpointer
 static void km_application_about(GSimpleAction *action, GVariant *param, gpointer user_data)
 {
 	GtkApplication *app = user_data;
-	static const char *developers[] = { "Karma Manager contributors", NULL };
+	const char *developers[] = { _("Karma Manager contributors"), NULL };
 
 	adw_show_about_window(gtk_application_get_active_window(app),
 			      "application-name", _("Karma Manager"),

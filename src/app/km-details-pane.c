@@ -148,10 +148,13 @@ static void show_properties(KmDetailsPane *self)
 
 		if (km_properties_is_blob_key(keys[i])) {
 			g_autoptr(GBytes) blob = km_properties_get_blob(props, keys[i]);
+			gsize size = blob ? g_bytes_get_size(blob) : 0;
 
 			/* Translators: a binary property's size */
-			blob_text = g_strdup_printf(_("%zu bytes of binary data"),
-						    blob ? g_bytes_get_size(blob) : (gsize)0);
+			blob_text = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+								"%zu byte of binary data",
+								"%zu bytes of binary data", size),
+						    size);
 			value = blob_text;
 		}
 		gtk_list_box_append(self->properties_list,

@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
 #include "km-app-util.h"
@@ -79,7 +80,7 @@ static gboolean get_value(GdkContentProvider *provider, GValue *value, GError **
 		return TRUE;
 	}
 	g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-			    self->error ? self->error->message : "the export is not done yet");
+			    self->error ? self->error->message : _("the export is not done yet"));
 	return FALSE;
 }
 

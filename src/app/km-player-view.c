@@ -88,6 +88,8 @@ static char *report_text(KmReport *report)
 
 		if (item->outcome == KM_ITEM_DONE || !name)
 			continue;
+		/* Translators: follows the sentence before (hence the space);
+		 * the names of the files not copied follow, separated by ", " */
 		g_string_append(text, not_done++ ? ", " : _(" Not copied: "));
 		g_string_append(text, name);
 	}
@@ -97,6 +99,7 @@ static char *report_text(KmReport *report)
 static void on_session_failed(KmPlayerView *self, GError *error, KmReport *report)
 {
 	g_autofree char *copied = report_text(report);
+	/* Translators: the player's name, why it stopped, then which files were copied */
 	g_autofree char *message = g_strdup_printf(_("The player “%s” stopped working: %s %s"),
 						   km_session_get_name(self->session),
 						   error ? error->message : "", copied);

@@ -11,6 +11,8 @@
  */
 #include "km-session-private.h"
 
+#include <glib/gi18n.h>
+
 #include "km-import.h"
 #include "km-session-walk.h"
 
@@ -112,7 +114,7 @@ static gboolean check_room(AddJob *add, const KmWalkFile *file, GError **error)
 
 	if (err) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
-			    "Reading the free space failed: %s", g_strerror(-err));
+			    _("Reading the free space failed: %s"), g_strerror(-err));
 		return FALSE;
 	}
 	free_bytes = st.free_blocks * st.blocksize;
@@ -122,7 +124,8 @@ static gboolean check_room(AddJob *add, const KmWalkFile *file, GError **error)
 	need_text = g_format_size(need);
 	free_text = g_format_size(free_bytes);
 	g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL,
-		    "The player is full: “%s” needs %s, %s are free",
+		    /* Translators: a track's name, then two sizes such as "4.2 MB" */
+		    _("The player is full: “%s” needs %s, %s are free"),
 		    add->progress.file_name, need_text, free_text);
 	return FALSE;
 }
@@ -175,7 +178,7 @@ static char *duplicate_reason(AddJob *add, guint32 fid)
 	KmProperties *existing = km_transaction_lookup(add->tx, fid);
 	const char *title = existing ? km_properties_get(existing, "title") : NULL;
 
-	return g_strdup_printf("Already on the player as “%s”", title ? title : "?");
+	return g_strdup_printf(_("Already on the player as “%s”"), title ? title : "?");
 }
 
 static gboolean open_batch(AddJob *add, GError **error)
@@ -199,7 +202,7 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 	guint32 fid;
 
 	if (g_cancellable_is_cancelled(item_cancellable(add, file))) {
-		skip_file(add, file, KM_ITEM_CANCELLED, "Cancelled");
+		skip_file(add, file, KM_ITEM_CANCELLED, _("Cancelled"));
 		return TRUE;
 	}
 	start_file(add, index);
@@ -228,7 +231,7 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 		    (cancelled && g_cancellable_is_cancelled(km_job_cancellable(add->job))))
 			goto stop;
 		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_FAILED,
-			  cancelled ? "Cancelled" : local->message);
+			  cancelled ? _("Cancelled") : local->message);
 		return TRUE;
 	}
 	add->bytes_before += file->size;
@@ -242,7 +245,7 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 
 stop:
 	if (g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		skip_file(add, file, KM_ITEM_CANCELLED, "Cancelled");
+		skip_file(add, file, KM_ITEM_CANCELLED, _("Cancelled"));
 	else if (g_error_matches(local, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL))
 		skip_file(add, file, KM_ITEM_NOT_DONE, local->message);
 	else
@@ -266,7 +269,7 @@ static void finish_stopped(AddJob *add, guint next, GError **stop)
 		*stop = commit_error;
 	}
 	/* A commit cut short is finished or forgotten by the next open: we cannot say which. */
-	not_saved = g_strdup_printf("Maybe not saved: %s", (*stop)->message);
+	not_saved = g_strdup_printf(_("Maybe not saved: %s"), (*stop)->message);
 	for (guint i = 0; i < add->batch->len; i++) {
 		KmWalkFile *file = add->batch->pdata[i];
 
@@ -277,7 +280,7 @@ static void finish_stopped(AddJob *add, guint next, GError **stop)
 		KmWalkFile *file = add->files->pdata[i];
 
 		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_NOT_DONE,
-			  cancelled ? "Cancelled" : (*stop)->message);
+			  cancelled ? _("Cancelled") : (*stop)->message);
 	}
 }
 

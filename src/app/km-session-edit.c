@@ -6,6 +6,8 @@
  */
 #include "km-session-private.h"
 
+#include <glib/gi18n.h>
+
 #include "km-verify.h"
 
 /* What an edit job carries; each job uses the fields it needs. */
@@ -111,18 +113,19 @@ static gboolean check_tag(const char *key, const char *value, GError **error)
 	    (strlen(value) != 4 ||
 	     !g_ascii_string_to_unsigned(value, 10, 0, 9999, &number, NULL))) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-			    "“%s” is no year: four digits, please", value);
+			    _("“%s” is no year: four digits, please"), value);
 		return FALSE;
 	}
 	if (g_str_equal(key, "tracknr") &&
 	    !g_ascii_string_to_unsigned(value, 10, 1, 255, &number, NULL)) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-			    "“%s” is no track number: 1 to 255, please", value);
+			    _("“%s” is no track number: 1 to 255, please"), value);
 		return FALSE;
 	}
 	if (!g_utf8_validate(value, -1, NULL)) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-			    "a %s that is not UTF-8 text", key);
+			    /* Translators: %s is the tag's key on the player: title, artist… */
+			    _("a %s that is not UTF-8 text"), key);
 		return FALSE;
 	}
 	return TRUE;

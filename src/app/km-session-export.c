@@ -8,6 +8,7 @@
 #include "km-session-private.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
 
@@ -46,7 +47,7 @@ static gboolean write_all(int fd, const guint8 *data, gsize len, const char *pat
 			int err = n < 0 ? errno : EIO;
 
 			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
-				    "Writing %s failed: %s", path, g_strerror(err));
+				    _("Writing %s failed: %s"), path, g_strerror(err));
 			return FALSE;
 		}
 		data += n;
@@ -74,8 +75,9 @@ static gboolean copy_data(KmJob *job, ExportJob *export, guint32 fid, guint64 si
 			return FALSE;
 		if (n == 0) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_CORRUPT,
-				    "Track %08x ends after %" G_GUINT64_FORMAT " of %"
-				    G_GUINT64_FORMAT " bytes", fid, offset, size);
+				    /* Translators: a track's file id, then two byte counts */
+				    _("Track %08x ends after %llu of %llu bytes"), fid,
+				    (unsigned long long)offset, (unsigned long long)size);
 			return FALSE;
 		}
 		if (!write_all(fd, export->buf, (gsize)n, path, error))
@@ -100,7 +102,7 @@ static gboolean export_one(KmJob *job, ExportJob *export, guint32 fid, char **pa
 
 	if (!props) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_NOT_FOUND,
-			    "No track %08x on the player", fid);
+			    _("No track %08x on the player"), fid);
 		return FALSE;
 	}
 	g_free(export->progress.file_name);
@@ -120,7 +122,7 @@ static gboolean export_one(KmJob *job, ExportJob *export, guint32 fid, char **pa
 		int err = errno;
 
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
-			    "Writing %s failed: %s", *path, g_strerror(err));
+			    _("Writing %s failed: %s"), *path, g_strerror(err));
 		ok = FALSE;
 	}
 	if (!ok) {
@@ -174,7 +176,7 @@ static void export_run(KmJob *job)
 			continue;
 		}
 		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-			km_report_add(job->report, NULL, fid, KM_ITEM_CANCELLED, "Cancelled");
+			km_report_add(job->report, NULL, fid, KM_ITEM_CANCELLED, _("Cancelled"));
 			stop = error;
 		} else {
 			km_report_add(job->report, NULL, fid, KM_ITEM_FAILED, error->message);

@@ -6,6 +6,7 @@
  */
 #include "km-session-source.h"
 
+#include <glib/gi18n.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 
@@ -42,7 +43,8 @@ static gboolean image_close(gpointer data, GError **error)
 	source->dev = NULL;
 	if (err) {
 		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(-err),
-			    "%s: closing failed: %s", source->path, g_strerror(-err));
+			    /* Translators: a disk image's path, then the system's reason */
+			    _("%s: closing failed: %s"), source->path, g_strerror(-err));
 		return FALSE;
 	}
 	return TRUE;

@@ -2,6 +2,8 @@
 /* km-session-walk.c - host files and folders to the files an add job copies. */
 #include "km-session-walk.h"
 
+#include <glib/gi18n.h>
+
 /* Folders nested deeper than this are not walked (a loop, or a hostile tree). */
 #define ADD_MAX_DEPTH 32
 #define ADD_MAX_FILES 1000000u
@@ -94,14 +96,14 @@ static void walk_file(Walk *walk, GFile *file, GFileInfo *info, guint root, guin
 			walk_folder(walk, file, root, depth);
 		else
 			km_report_add(walk->report, file, 0, KM_ITEM_FAILED,
-				      "Folders nested too deep");
+				      _("Folders nested too deep"));
 		break;
 	case G_FILE_TYPE_REGULAR:
 		add_found(walk, file, info, root);
 		break;
 	default:
 		km_report_add(walk->report, file, 0, KM_ITEM_UNSUPPORTED,
-			      "Not a regular file");
+			      _("Not a regular file"));
 		break;
 	}
 }

@@ -6,6 +6,8 @@
  */
 #include "km-session-private.h"
 
+#include <glib/gi18n.h>
+
 #include "km-playlist.h"
 
 static void fail_session(KmJob *job, const GError *error);
@@ -284,7 +286,7 @@ static void open_run(KmJob *job)
 
 	if (worker->lib || worker->source_open) {
 		km_job_return_error(job, g_error_new(KM_SESSION_ERROR, KM_SESSION_ERROR_NOT_OPEN,
-						     "The player is open already"));
+						     _("The player is open already")));
 		return;
 	}
 	dev = worker->funcs->open(worker->source, session, km_job_cancellable(job), &error);

@@ -14,6 +14,8 @@
  */
 #include "km-session-private.h"
 
+#include <glib/gi18n.h>
+
 /* Pushed by finalize: the worker closes what is open and ends. */
 static char stop_worker;
 
@@ -150,12 +152,12 @@ static gboolean worker_check_usable(KmWorker *worker, GError **error)
 {
 	if (worker->failed) {
 		g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FAILED,
-			    "The player failed earlier: close it and open it again");
+			    _("The player failed earlier: close it and open it again"));
 		return FALSE;
 	}
 	if (!worker->lib) {
 		g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_NOT_OPEN,
-			    "The player is not open");
+			    _("The player is not open"));
 		return FALSE;
 	}
 	return TRUE;
