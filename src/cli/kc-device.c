@@ -107,15 +107,17 @@ static int open_image(struct kc_ctx *ctx, bool writable, struct kc_device *d)
 {
 	char msg[OMFS_ERRMSG_MAX] = "";
 	struct stat st;
+	int err;
 
 	d->img = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg, sizeof(msg));
 	if (d->img) {
 		d->bdev = km_image_device_blockdev(d->img);
 		return KC_EXIT_OK;
 	}
+	err = errno;
 	if (!msg[0])
-		g_strlcpy(msg, g_strerror(errno), sizeof(msg));
-	if (errno == EACCES && stat(ctx->image, &st) == 0 && S_ISBLK(st.st_mode))
+		g_strlcpy(msg, g_strerror(err), sizeof(msg));
+	if (err == EACCES && stat(ctx->image, &st) == 0 && S_ISBLK(st.st_mode))
 		return kc_failf(ctx, "%s.\n%s", msg, UDEV_RULE_HINT);
 	return kc_failf(ctx, "%s", msg);
 }

@@ -178,7 +178,8 @@ static int eject_run(struct kc_ctx *ctx)
 	int status, err;
 
 	if (!ctx->image)
-		return kc_usage(ctx, "no player given: use --usb, --device NODE or --simulate -i IMAGE");
+		return kc_usage(ctx,
+				"no player given: use --usb, --device NODE or --simulate -i IMAGE");
 	/* writable: ejecting a mounted disk is refused */
 	status = kc_device_open(ctx, true, &dev);
 	if (status)

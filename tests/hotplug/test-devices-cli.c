@@ -2,33 +2,54 @@
 /*
  * test-devices-cli.c - `karmactl devices` against a mock sysfs and udev
  * (umockdev): no player, a player, one driven by usb-storage with its disk,
- * one whose nodes we may not open. karmactl runs as a child and inherits
- * the testbed (UMOCKDEV_DIR) and the preload from this process.
+ * one whose nodes we may not open; and `--device` on that disk's node:
+ * refused when it or a partition is mounted, the udev rule when we may not
+ * open it. karmactl runs as a child and inherits the testbed (UMOCKDEV_DIR)
+ * and the preload from this process.
  * Arguments: the karmactl executable (handed to the subprocess of the
  * permission test, which gets no arguments, in KM_TEST_KARMACTL).
  */
+#include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "hotplug-testbed.h"
 
 static const char *karmactl;
 
-/* karmactl devices [--json]: its standard output; it must exit 0, silently. */
-static char *run_devices(gboolean json)
+/* karmactl with args (NULL-terminated): its standard output; it must exit with code. */
+static char *run_karmactl(const char *const *args, int code, char **err_out)
 {
-	const char *argv[] = { karmactl, "devices", json ? "--json" : NULL, NULL };
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	g_autoptr(GError) error = NULL;
 	g_autofree char *err = NULL;
 	char *out = NULL;
 	int status;
 
-	g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-				   &err, &status, &error));
+	g_ptr_array_add(argv, (char *)karmactl);
+	for (; *args; args++)
+		g_ptr_array_add(argv, (char *)*args);
+	g_ptr_array_add(argv, NULL);
+	g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+				   &out, &err, &status, &error));
 	g_assert_no_error(error);
-	g_test_message("karmactl devices: stdout: %s; stderr: %s", out, err);
+	g_test_message("karmactl %s: stdout: %s; stderr: %s", (const char *)argv->pdata[1], out,
+		       err);
 	g_assert_true(WIFEXITED(status));
-	g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+	g_assert_cmpint(WEXITSTATUS(status), ==, code);
+	if (err_out)
+		*err_out = g_steal_pointer(&err);
+	return out;
+}
+
+/* karmactl devices [--json]: its standard output; it must exit 0, silently. */
+static char *run_devices(gboolean json)
+{
+	const char *args[] = { "devices", json ? "--json" : NULL, NULL };
+	g_autofree char *err = NULL;
+	char *out = run_karmactl(args, 0, &err);
+
 	g_assert_cmpstr(err, ==, "");
 	return out;
 }
@@ -81,10 +102,61 @@ static void test_with_block_node(Fixture *f, gconstpointer data)
 				      "\"open\": [\"--usb 1:2\", \"--device /dev/sdb\"]"));
 }
 
+/*
+ * With a mountinfo saying that device maj_min is mounted on /mnt/karma,
+ * `--device /dev/sdb eject` exits with code; its standard output and error.
+ */
+static char *eject_mounted(const char *maj_min, int code, char **err)
+{
+	static const char *const eject[] = { "--device", "/dev/sdb", "eject", NULL };
+	g_autofree char *line = g_strdup_printf("36 22 %s / /mnt/karma rw - omfs /dev/other rw\n",
+						maj_min);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *path = NULL;
+	char *out;
+	int fd = g_file_open_tmp("km-mountinfo-XXXXXX", &path, &error);
+
+	g_assert_no_error(error);
+	g_assert_true(g_file_set_contents(path, line, -1, &error));
+	g_assert_no_error(error);
+	close(fd);
+	g_setenv("KARMACTL_TEST_MOUNTINFO", path, TRUE);
+	out = run_karmactl(eject, code, err);
+	g_unsetenv("KARMACTL_TEST_MOUNTINFO");
+	g_unlink(path);
+	return out;
+}
+
+/* The disk usb-storage made, by its node: mounted itself, or through a partition. */
+static void test_device_mounted(Fixture *f, gconstpointer data)
+{
+	g_autofree char *out = NULL, *err = NULL;
+
+	add_karma(f);
+	add_storage(f, KARMA, KARMA_DISK, "045a:5210");
+	add_records(f, "P: " KARMA_DISK "/sdb2\nN: sdb2\nE: SUBSYSTEM=block\n"
+		       "E: DEVTYPE=partition\nE: DEVNAME=/dev/sdb2\nE: MAJOR=8\nE: MINOR=18\n"
+		       "A: dev=8:18\nA: partition=2\n");
+	out = eject_mounted("8:16", 1, &err);
+	g_assert_nonnull(strstr(err, "/dev/sdb is mounted on /mnt/karma"));
+	g_free(out);
+	g_free(err);
+	out = eject_mounted("8:18", 1, &err);
+	g_assert_nonnull(strstr(err, "/dev/sdb is mounted on /mnt/karma"));
+	g_free(out);
+	g_free(err);
+	/* another disk mounted: the node is flushed, and usb-storage keeps the player */
+	out = eject_mounted("8:32", 0, &err);
+	g_assert_cmpstr(err, ==, "");
+	g_assert_cmpstr(out, ==, "/dev/sdb: flushed; the kernel's usb-storage still holds the "
+				 "player in storage mode: unplug it, or use --usb to make it leave\n");
+}
+
 /* The USB node only readable, the disk not at all: the udev rule is shown. */
 static void check_no_permission(Fixture *f)
 {
-	g_autofree char *plain = NULL, *json = NULL;
+	static const char *const tracks[] = { "--device", "/dev/sdb", "tracks", NULL };
+	g_autofree char *plain = NULL, *json = NULL, *err = NULL;
 
 	add_karma(f);
 	add_storage(f, KARMA, KARMA_DISK, "045a:5210");
@@ -99,6 +171,10 @@ static void check_no_permission(Fixture *f)
 	g_assert_nonnull(strstr(plain, "70-rio-karma.rules"));
 	g_assert_nonnull(strstr(plain, km_player_udev_rule()));
 	g_assert_nonnull(strstr(plain, "sudo udevadm control --reload"));
+	g_free(err);
+	g_free(run_karmactl(tracks, 1, &err));
+	g_assert_nonnull(strstr(err, "/dev/sdb: Permission denied"));
+	g_assert_nonnull(strstr(err, km_player_udev_rule()));
 	json = run_devices(TRUE);
 	g_assert_nonnull(strstr(json, "\"access\": \"no-permission\", \"open\": [], "
 				      "\"hint\": \"You are not allowed"));
@@ -141,6 +217,7 @@ int main(int argc, char **argv)
 	ADD("/devices-cli/no-player", test_no_player);
 	ADD("/devices-cli/one-player", test_one_player);
 	ADD("/devices-cli/with-block-node", test_with_block_node);
+	ADD("/devices-cli/device-mounted", test_device_mounted);
 	g_test_add_func("/devices-cli/no-permission", test_no_permission);
 	return g_test_run();
 }
