@@ -128,7 +128,9 @@ int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out)
 	int status;
 
 	if (ctx->usb) {
-		status = open_usb(ctx, d);
+		status = kc_check_usb_not_mounted(ctx);
+		if (!status)
+			status = open_usb(ctx, d);
 	} else {
 		status = kc_check_not_mounted(ctx, ctx->image, writable);
 		if (!status && ctx->simulate)

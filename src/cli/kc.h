@@ -153,6 +153,8 @@ char *kc_mount_point_of(const char *path);
  * why, returns KC_EXIT_FAIL) and warns that what is read may be stale.
  */
 int kc_check_not_mounted(const struct kc_ctx *ctx, const char *path, bool writable);
+/* --usb: refuses (prints why, KC_EXIT_FAIL) when the player's usb-storage disk is mounted. */
+int kc_check_usb_not_mounted(const struct kc_ctx *ctx);
 
 /* ---- kc-volume.c ---- */
 

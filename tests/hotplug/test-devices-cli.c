@@ -4,7 +4,7 @@
  * (umockdev): no player, a player, one driven by usb-storage with its disk,
  * one whose nodes we may not open; and `--device` on that disk's node:
  * refused when it or a partition is mounted, the udev rule when we may not
- * open it. karmactl runs as a child and inherits the testbed (UMOCKDEV_DIR)
+ * open it; `--usb` refused while the player's disk is mounted. karmactl runs as a child and inherits the testbed (UMOCKDEV_DIR)
  * and the preload from this process.
  * Arguments: the karmactl executable (handed to the subprocess of the
  * permission test, which gets no arguments, in KM_TEST_KARMACTL).
@@ -104,11 +104,10 @@ static void test_with_block_node(Fixture *f, gconstpointer data)
 
 /*
  * With a mountinfo saying that device maj_min is mounted on /mnt/karma,
- * `--device /dev/sdb eject` exits with code; its standard output and error.
+ * karmactl args exits with code; its standard output and error.
  */
-static char *eject_mounted(const char *maj_min, int code, char **err)
+static char *run_mounted(const char *maj_min, const char *const *args, int code, char **err)
 {
-	static const char *const eject[] = { "--device", "/dev/sdb", "eject", NULL };
 	g_autofree char *line = g_strdup_printf("36 22 %s / /mnt/karma rw - omfs /dev/other rw\n",
 						maj_min);
 	g_autoptr(GError) error = NULL;
@@ -121,10 +120,22 @@ static char *eject_mounted(const char *maj_min, int code, char **err)
 	g_assert_no_error(error);
 	close(fd);
 	g_setenv("KARMACTL_TEST_MOUNTINFO", path, TRUE);
-	out = run_karmactl(eject, code, err);
+	out = run_karmactl(args, code, err);
 	g_unsetenv("KARMACTL_TEST_MOUNTINFO");
 	g_unlink(path);
 	return out;
+}
+
+static const char *const eject[] = { "--device", "/dev/sdb", "eject", NULL };
+
+/* A Karma driven by usb-storage, with its disk sdb (8:16) and partition sdb2 (8:18). */
+static void add_karma_with_partition(Fixture *f)
+{
+	add_karma(f);
+	add_storage(f, KARMA, KARMA_DISK, "045a:5210");
+	add_records(f, "P: " KARMA_DISK "/sdb2\nN: sdb2\nE: SUBSYSTEM=block\n"
+		       "E: DEVTYPE=partition\nE: DEVNAME=/dev/sdb2\nE: MAJOR=8\nE: MINOR=18\n"
+		       "A: dev=8:18\nA: partition=2\n");
 }
 
 /* The disk usb-storage made, by its node: mounted itself, or through a partition. */
@@ -132,24 +143,44 @@ static void test_device_mounted(Fixture *f, gconstpointer data)
 {
 	g_autofree char *out = NULL, *err = NULL;
 
-	add_karma(f);
-	add_storage(f, KARMA, KARMA_DISK, "045a:5210");
-	add_records(f, "P: " KARMA_DISK "/sdb2\nN: sdb2\nE: SUBSYSTEM=block\n"
-		       "E: DEVTYPE=partition\nE: DEVNAME=/dev/sdb2\nE: MAJOR=8\nE: MINOR=18\n"
-		       "A: dev=8:18\nA: partition=2\n");
-	out = eject_mounted("8:16", 1, &err);
+	add_karma_with_partition(f);
+	out = run_mounted("8:16", eject, 1, &err);
 	g_assert_nonnull(strstr(err, "/dev/sdb is mounted on /mnt/karma"));
 	g_free(out);
 	g_free(err);
-	out = eject_mounted("8:18", 1, &err);
+	out = run_mounted("8:18", eject, 1, &err);
 	g_assert_nonnull(strstr(err, "/dev/sdb is mounted on /mnt/karma"));
 	g_free(out);
 	g_free(err);
 	/* another disk mounted: the node is flushed, and usb-storage keeps the player */
-	out = eject_mounted("8:32", 0, &err);
+	out = run_mounted("8:32", eject, 0, &err);
 	g_assert_cmpstr(err, ==, "");
 	g_assert_cmpstr(out, ==, "/dev/sdb: flushed; the kernel's usb-storage still holds the "
 				 "player in storage mode: unplug it, or use --usb to make it leave\n");
+}
+
+/* --usb would take the player from usb-storage: not while its disk is mounted. */
+static void test_usb_mounted(Fixture *f, gconstpointer data)
+{
+	static const char *const at[] = { "--usb", "1:2", "ls", NULL };
+	static const char *const first[] = { "--usb", "ls", NULL };
+	static const char *const elsewhere[] = { "--usb", "1:9", "ls", NULL };
+	g_autofree char *out = NULL, *err = NULL;
+
+	add_karma_with_partition(f);
+	out = run_mounted("8:18", at, 1, &err);
+	g_assert_cmpstr(err, ==, "karmactl: ls: USB player 1:2: its disk /dev/sdb is mounted on "
+				 "/mnt/karma: unmount it first (taking the player from usb-storage "
+				 "would pull the disk from under the kernel's file system)\n");
+	g_free(out);
+	g_free(err);
+	out = run_mounted("8:16", first, 1, &err);
+	g_assert_nonnull(strstr(err, "its disk /dev/sdb is mounted on /mnt/karma"));
+	g_free(out);
+	g_free(err);
+	/* another location: not this player's disk (and no player there) */
+	out = run_mounted("8:16", elsewhere, 1, &err);
+	g_assert_nonnull(strstr(err, "no Rio Karma at USB bus 1 device 9"));
 }
 
 /* The USB node only readable, the disk not at all: the udev rule is shown. */
@@ -218,6 +249,7 @@ int main(int argc, char **argv)
 	ADD("/devices-cli/one-player", test_one_player);
 	ADD("/devices-cli/with-block-node", test_with_block_node);
 	ADD("/devices-cli/device-mounted", test_device_mounted);
+	ADD("/devices-cli/usb-mounted", test_usb_mounted);
 	g_test_add_func("/devices-cli/no-permission", test_no_permission);
 	return g_test_run();
 }
