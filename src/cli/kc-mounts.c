@@ -68,6 +68,7 @@ static char *line_mount_point(const struct node *n, const char *line)
 {
 	g_auto(GStrv) f = g_strsplit(line, " ", 0);
 	guint count = g_strv_length(f), dash;
+	g_autofree char *source = NULL;
 	unsigned maj, min;
 	char end;
 
@@ -75,9 +76,13 @@ static char *line_mount_point(const struct node *n, const char *line)
 		return NULL;
 	for (dash = 5; dash < count && strcmp(f[dash], "-") != 0; dash++)
 		;
-	if (dash + 2 >= count || !is_node(n, maj, min, f[dash + 2]))
+	if (dash + 2 >= count)
 		return NULL;
-	return g_strdup(f[4]);
+	/* paths come with spaces and such as octal escapes ("\040") */
+	source = g_strcompress(f[dash + 2]);
+	if (!is_node(n, maj, min, source))
+		return NULL;
+	return g_strcompress(f[4]);
 }
 
 char *kc_mount_point_of(const char *path)

@@ -15,7 +15,7 @@ kd() { "$KARMACTL" --device "$IMG" "$@"; }
 ks() { "$KARMACTL" --simulate -i "$IMG" "$@"; }
 usb_stat() { sed -n "s/.*usb stats:.* $1=\([a-z0-9]*\).*/\1/p" "$2"; }
 
-IMG=$W/karma.img
+IMG="$W/karma disk.img"	# a space: mountinfo writes it as \040
 check "mkkarma --demo 3" k mkkarma "$IMG" --demo 3
 
 # ---- --device works wherever -i does ----
@@ -37,7 +37,7 @@ fails 1 "a missing node is one clean error" k --device "$W/none" tracks
 # mountinfo lines: a tmpfs (its source "tmpfs" must not be taken for a path),
 # then the image as the source of a mount.
 printf '%s\n' "22 1 0:21 / /dev/shm rw,nosuid - tmpfs tmpfs rw" \
-	"36 22 7:0 / /mnt/karma rw,relatime shared:1 - omfs $IMG rw" >"$W/mountinfo"
+	"36 22 7:0 / /mnt/karma rw,relatime shared:1 - omfs ${IMG// /\\040} rw" >"$W/mountinfo"
 printf '%s\n' "22 1 0:21 / /dev/shm rw,nosuid - tmpfs tmpfs rw" >"$W/mountinfo-other"
 touch "$W/tmpfs"	# a file of that name in the cwd: still not the tmpfs
 before=$(sha256sum <"$IMG")
