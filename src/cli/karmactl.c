@@ -17,12 +17,13 @@ static const struct kc_command *const commands[] = {
 	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
 	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_add, &kc_cmd_export,
 	&kc_cmd_rm_track, &kc_cmd_tag, &kc_cmd_playlist, &kc_cmd_verify, &kc_cmd_rebuild_db,
-	&kc_cmd_backup, &kc_cmd_restore,
+	&kc_cmd_backup, &kc_cmd_restore, &kc_cmd_devices, &kc_cmd_eject,
 };
 
 static char *opt_image;
 static char *opt_offset;
 static char *opt_usb;		/* "" for the first player, else BUS:ADDR */
+static char *opt_device;
 static gboolean opt_simulate;
 
 /* Given twice (before and after the command), the last one counts. */
@@ -31,6 +32,7 @@ static gboolean set_global_option(const char *name, const char *value, gpointer 
 {
 	char **opt = strcmp(name, "--offset") == 0 ? &opt_offset :
 		     strcmp(name, "--usb") == 0	   ? &opt_usb :
+		     strcmp(name, "--device") == 0 ? &opt_device :
 						     &opt_image;
 
 	g_free(*opt);
@@ -49,6 +51,9 @@ static const GOptionEntry global_options[] = {
 	{ "usb", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, set_global_option,
 	  "The Rio Karma connected over USB (the first one, or the one at BUS:ADDR)",
 	  "[BUS:ADDR]" },
+	{ "device", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, set_global_option,
+	  "The player's disk as the kernel exposes it (/dev/sdX); refused for writing while "
+	  "mounted", "NODE" },
 	{ NULL }
 };
 
@@ -182,12 +187,25 @@ static int apply_usb_option(struct kc_ctx *ctx)
 	return KC_EXIT_OK;
 }
 
+/* --device: the node stands where -i IMAGE would. */
+static int apply_device_option(struct kc_ctx *ctx)
+{
+	if (opt_image || opt_simulate || opt_usb)
+		return kc_usage(ctx, "--device is the player's disk: give it without -i, "
+				"--simulate or --usb");
+	ctx->device = true;
+	ctx->image = opt_device;
+	return KC_EXIT_OK;
+}
+
 static int apply_global_options(struct kc_ctx *ctx)
 {
 	ctx->image = opt_image;
 	ctx->simulate = opt_simulate;
 	if (opt_offset && !kc_parse_size(opt_offset, &ctx->offset))
 		return kc_usage(ctx, "--offset: not a size: '%s'", opt_offset);
+	if (opt_device)
+		return apply_device_option(ctx);
 	return opt_usb ? apply_usb_option(ctx) : KC_EXIT_OK;
 }
 
@@ -196,13 +214,13 @@ static int run_command(struct kc_ctx *ctx, const struct kc_command *cmd)
 	int status;
 
 	/* they make image files: a player is formatted by no command yet */
-	if (ctx->usb && (cmd == &kc_cmd_mkfs || cmd == &kc_cmd_mkkarma))
-		return kc_usage(ctx, "%s makes an image file; it does not work with --usb",
-				cmd->name);
+	if ((ctx->usb || ctx->device) && (cmd == &kc_cmd_mkfs || cmd == &kc_cmd_mkkarma))
+		return kc_usage(ctx, "%s makes an image file; it does not work with %s",
+				cmd->name, ctx->usb ? "--usb" : "--device");
 	if (cmd->access == KC_NO_VOLUME)
 		return cmd->run(ctx);
 	if (!ctx->image)
-		return kc_usage(ctx, "no volume given: use -i IMAGE or --usb");
+		return kc_usage(ctx, "no volume given: use -i IMAGE, --device NODE or --usb");
 	status = kc_volume_open(ctx, cmd->access == KC_WRITABLE);
 	if (status)
 		return status;
@@ -239,5 +257,6 @@ int main(int argc, char **argv)
 	g_free(opt_image);
 	g_free(opt_offset);
 	g_free(opt_usb);
+	g_free(opt_device);
 	return status;
 }

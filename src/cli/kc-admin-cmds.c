@@ -99,6 +99,8 @@ static int open_mkfs_device(struct kc_ctx *ctx, const char *image, struct km_ima
 		return kc_usage(ctx, "--size: not a size: '%s'", mkfs_size);
 	if (!mkfs_size && !exists)
 		return kc_usage(ctx, "%s does not exist: give its size with --size", image);
+	if (exists && kc_check_not_mounted(ctx, image, true))
+		return KC_EXIT_FAIL;
 	if (!mkfs_size || is_blockdev) {
 		*dev = km_image_device_open(image, true, ctx->offset, size, msg, sizeof(msg));
 	} else if (ctx->offset == 0) {
@@ -210,7 +212,7 @@ static int fsck_run(struct kc_ctx *ctx)
 	int code;
 
 	if (!ctx->image)
-		return kc_usage(ctx, "no volume given: use -i IMAGE or --usb");
+		return kc_usage(ctx, "no volume given: use -i IMAGE, --device NODE or --usb");
 	if (kc_device_open(ctx, fsck_repair, &dev))
 		return OMFS_FSCK_OPERATIONAL;
 	code = omfs_fsck(kc_device_blockdev(dev), &opts, &res);

@@ -109,7 +109,7 @@ static int job_status(struct kc_ctx *ctx, const char *what, GError *error, const
 static int open_disk(struct kc_ctx *ctx, bool writable, struct kc_device **dev)
 {
 	if (!ctx->image)
-		return kc_usage(ctx, "no disk given: use -i IMAGE (a disk image or block device)");
+		return kc_usage(ctx, "no disk given: use -i IMAGE, --device NODE or --usb");
 	if (ctx->offset)
 		return kc_usage(ctx, "--offset: backups are of whole disks");
 	return kc_device_open(ctx, writable, dev);

@@ -4,7 +4,8 @@
  * itself, or, with --simulate, the same image behind the simulated Karma,
  * reached through the whole USB protocol stack (RIOP, Bulk-Only Transport,
  * SCSI) as a real player would be; with --usb, the real player through
- * libusb and that same stack.
+ * libusb and that same stack; with --device, a node of the player's disk
+ * that the kernel's usb-storage exposes, opened like an image.
  */
 #include "kc.h"
 
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "km-image-device.h"
 #include "km-karma-label.h"
@@ -28,6 +30,11 @@ struct kc_device {
 	struct km_sim_karma_stats sim_stats;	/* the sim's, when it is freed */
 	const struct omfs_blockdev *bdev;
 };
+
+/* What to do when the player's nodes may not be opened. */
+#define UDEV_RULE_HINT                                                                    \
+	"Save this udev rule as " KM_UDEV_RULE_FILE " and install it with\n  "           \
+	KM_UDEV_RULE_INSTALL_COMMAND "\nthen plug the player in again:\n" KM_UDEV_RULE
 
 bool kc_stats_wanted(void)
 {
@@ -89,31 +96,47 @@ static int open_usb(struct kc_ctx *ctx, struct kc_device *d)
 	int err = km_usb_libusb_open(ctx->usb_bus, ctx->usb_address, &t, msg, sizeof(msg));
 
 	if (err == -EACCES)
-		return kc_failf(ctx, "%s.\nSave this udev rule as " KM_UDEV_RULE_FILE
-				" and install it with\n  " KM_UDEV_RULE_INSTALL_COMMAND
-				"\nthen plug the player in again:\n%s", msg, KM_UDEV_RULE);
+		return kc_failf(ctx, "%s.\n%s", msg, UDEV_RULE_HINT);
 	if (err)
 		return kc_failf(ctx, "%s", msg);
 	return open_karma(ctx, t, d);
 }
 
+/* -i IMAGE or --device NODE: a node of the player's disk may need the udev rule. */
+static int open_image(struct kc_ctx *ctx, bool writable, struct kc_device *d)
+{
+	char msg[OMFS_ERRMSG_MAX] = "";
+	struct stat st;
+	int err;
+
+	d->img = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg, sizeof(msg));
+	if (d->img) {
+		d->bdev = km_image_device_blockdev(d->img);
+		return KC_EXIT_OK;
+	}
+	err = errno;
+	if (!msg[0])
+		g_strlcpy(msg, g_strerror(err), sizeof(msg));
+	if (err == EACCES && stat(ctx->image, &st) == 0 && S_ISBLK(st.st_mode))
+		return kc_failf(ctx, "%s.\n%s", msg, UDEV_RULE_HINT);
+	return kc_failf(ctx, "%s", msg);
+}
+
 int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out)
 {
 	struct kc_device *d = g_new0(struct kc_device, 1);
-	char msg[OMFS_ERRMSG_MAX] = "";
-	int status = KC_EXIT_OK;
+	int status;
 
 	if (ctx->usb) {
-		status = open_usb(ctx, d);
-	} else if (ctx->simulate) {
-		status = open_simulated(ctx, writable, d);
+		status = kc_check_usb_not_mounted(ctx);
+		if (!status)
+			status = open_usb(ctx, d);
 	} else {
-		d->img = km_image_device_open(ctx->image, writable, ctx->offset, 0, msg,
-					      sizeof(msg));
-		if (d->img)
-			d->bdev = km_image_device_blockdev(d->img);
-		else
-			status = kc_failf(ctx, "%s", msg[0] ? msg : g_strerror(errno));
+		status = kc_check_not_mounted(ctx, ctx->image, writable);
+		if (!status && ctx->simulate)
+			status = open_simulated(ctx, writable, d);
+		else if (!status)
+			status = open_image(ctx, writable, d);
 	}
 	if (status) {
 		kc_device_close(ctx, d, status);
@@ -128,14 +151,22 @@ const struct omfs_blockdev *kc_device_blockdev(const struct kc_device *d)
 	return d->bdev;
 }
 
-/* One line of key=value pairs about the simulated USB traffic, for the benchmarks. */
+/*
+ * One line of key=value pairs about the simulated USB traffic, for the
+ * benchmarks; mode is the one the player was left in (normal after a clean close).
+ */
 static void print_sim_stats(const struct km_sim_karma_stats *st)
 {
+	static const char *const modes[] = {
+		[KM_SIM_NORMAL] = "normal", [KM_SIM_STORAGE] = "storage", [KM_SIM_LEFT] = "left",
+	};
+
 	fprintf(stderr,
 		"karmactl: usb stats: scsi_commands=%" PRIu64 " riop_commands=%" PRIu64
 		" bytes_read=%" PRIu64 " bytes_written=%" PRIu64 " resets=%" PRIu64
-		" time_us=%" PRIu64 "\n", st->scsi_commands, st->riop_commands, st->bytes_read,
-		st->bytes_written, st->resets, st->time_us);
+		" time_us=%" PRIu64 " mode=%s\n", st->scsi_commands, st->riop_commands,
+		st->bytes_read, st->bytes_written, st->resets, st->time_us,
+		(unsigned)st->mode < G_N_ELEMENTS(modes) ? modes[st->mode] : "?");
 }
 
 int kc_device_close(struct kc_ctx *ctx, struct kc_device *d, int status)

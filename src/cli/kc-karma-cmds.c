@@ -61,6 +61,8 @@ static int mkkarma_run(struct kc_ctx *ctx)
 		return kc_usage(ctx, "--demo: not a number of tracks from 0 to %d: '%s'",
 				KM_DEMO_MAX_TRACKS, mkkarma_demo);
 	status = parse_disk_size(ctx, &size);
+	if (!status)
+		status = kc_check_not_mounted(ctx, ctx->image, true);
 	if (status)
 		return status;
 	if (demo)
@@ -116,28 +118,6 @@ static bool is_numeric(const char *key, const char *value)
 	return km_smalldb_column_is_numeric(key) && is_json_number(value);
 }
 
-static void json_string(GString *out, const char *s)
-{
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c == '\n')
-			g_string_append(out, "\\n");
-		else if (c == '\t')
-			g_string_append(out, "\\t");
-		else if (c == '\r')
-			g_string_append(out, "\\r");
-		else if (c < 0x20 || c == 0x7f)
-			g_string_append_printf(out, "\\u%04x", c);
-		else	/* the rest of valid UTF-8 (the library keeps no other) as it is */
-			g_string_append_c(out, (char)c);
-	}
-	g_string_append_c(out, '"');
-}
-
 /* A binary value (playlist, profile) in hex: text cannot carry it. */
 static char *blob_hex(const KmProperties *p, const char *key)
 {
@@ -179,12 +159,12 @@ static void append_json_object(GString *out, const KmProperties *p)
 			continue;
 		v = shown_value(p, keys[i]);
 		g_string_append(out, ", ");
-		json_string(out, keys[i]);
+		kc_json_string(out, keys[i]);
 		g_string_append(out, ": ");
 		if (is_numeric(keys[i], v))
 			g_string_append(out, v);
 		else
-			json_string(out, v);
+			kc_json_string(out, v);
 		g_free(v);
 	}
 	g_string_append_c(out, '}');

@@ -57,7 +57,7 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 	kl->dev = NULL;
 	kl->lib = NULL;
 	if (!ctx->image)
-		return kc_usage(ctx, "no image given: use -i IMAGE or --usb");
+		return kc_usage(ctx, "no image given: use -i IMAGE, --device NODE or --usb");
 	status = parse_partition(ctx, &opts.partition);
 	if (status)
 		return status;

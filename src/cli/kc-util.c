@@ -216,3 +216,25 @@ bool kc_sigint_caught(void)
 {
 	return sigint_caught;
 }
+
+void kc_json_string(GString *out, const char *s)
+{
+	g_string_append_c(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			g_string_append_printf(out, "\\%c", c);
+		else if (c == '\n')
+			g_string_append(out, "\\n");
+		else if (c == '\t')
+			g_string_append(out, "\\t");
+		else if (c == '\r')
+			g_string_append(out, "\\r");
+		else if (c < 0x20 || c == 0x7f)
+			g_string_append_printf(out, "\\u%04x", c);
+		else	/* the rest of valid UTF-8 (callers give no other) as it is */
+			g_string_append_c(out, (char)c);
+	}
+	g_string_append_c(out, '"');
+}

@@ -38,6 +38,7 @@ struct kc_ctx {
 	bool usb;		/* --usb: the player connected over USB (image is then its name) */
 	uint8_t usb_bus;	/* --usb BUS:ADDR; 0: the first player found */
 	uint8_t usb_address;
+	bool device;		/* --device NODE: image is a node of a player's disk */
 	int argc;		/* positional arguments of the command */
 	char **argv;
 
@@ -82,6 +83,8 @@ extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
 /* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c (rm-track, tag), kc-playlist-cmd.c */
 extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
 	kc_cmd_playlist;
+/* kc-player-cmds.c: the players connected, and leaving storage mode */
+extern const struct kc_command kc_cmd_devices, kc_cmd_eject;
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 
@@ -120,8 +123,13 @@ const char *kc_path_show(const char *npath);
 const char *kc_path_name(const char *npath);
 /* The last component of a host path, trailing slashes ignored. Free with g_free(). */
 char *kc_host_basename(const char *path);
+/* s as a JSON string, quotes included; s is valid UTF-8. */
+void kc_json_string(GString *out, const char *s);
 
-/* ---- kc-device.c: the storage of -i IMAGE (directly or through the simulated Karma) or --usb ---- */
+/*
+ * ---- kc-device.c: the storage of -i IMAGE (directly or through the
+ * simulated Karma), --device NODE or --usb ----
+ */
 
 /* Opens ctx->image from ctx->offset on; prints why on failure. */
 int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out);
@@ -130,6 +138,23 @@ const struct omfs_blockdev *kc_device_blockdev(const struct kc_device *dev);
 int kc_device_close(struct kc_ctx *ctx, struct kc_device *dev, int status);
 /* KARMACTL_STATS=1: print I/O counters on exit. */
 bool kc_stats_wanted(void);
+
+/* ---- kc-mounts.c ---- */
+
+/*
+ * Where the kernel has path (a block node or a file) mounted, also through
+ * one of its partitions: the mount point, or NULL when it is not mounted or
+ * that cannot be known. KARMACTL_TEST_MOUNTINFO replaces /proc/self/mountinfo
+ * for the tests. Free with g_free().
+ */
+char *kc_mount_point_of(const char *path);
+/*
+ * Before opening path: when it is mounted, refuses to write to it (prints
+ * why, returns KC_EXIT_FAIL) and warns that what is read may be stale.
+ */
+int kc_check_not_mounted(const struct kc_ctx *ctx, const char *path, bool writable);
+/* --usb: refuses (prints why, KC_EXIT_FAIL) when the player's usb-storage disk is mounted. */
+int kc_check_usb_not_mounted(const struct kc_ctx *ctx);
 
 /* ---- kc-volume.c ---- */
 

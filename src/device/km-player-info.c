@@ -99,6 +99,16 @@ KmPlayerAccess km_player_info_get_access(const KmPlayerInfo *info)
 	return info->access;
 }
 
+gboolean km_player_info_can_open_usb(const KmPlayerInfo *info)
+{
+	return info->usb_node_ok;
+}
+
+gboolean km_player_info_can_open_block(const KmPlayerInfo *info)
+{
+	return info->block_node_ok;
+}
+
 const char *km_player_info_get_open_node(const KmPlayerInfo *info)
 {
 	if (info->block_node_ok)

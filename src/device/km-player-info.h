@@ -49,6 +49,9 @@ const char *km_player_info_get_usb_node(const KmPlayerInfo *info);
 const char *km_player_info_get_block_node(const KmPlayerInfo *info);
 const char *km_player_info_get_block_sysfs_path(const KmPlayerInfo *info);
 KmPlayerAccess km_player_info_get_access(const KmPlayerInfo *info);
+/* Whether we may open the USB node (for libusb) and the block node, read and write. */
+gboolean km_player_info_can_open_usb(const KmPlayerInfo *info);
+gboolean km_player_info_can_open_block(const KmPlayerInfo *info);
 /* The node to open: the block node when we may, else the USB node, else NULL. */
 const char *km_player_info_get_open_node(const KmPlayerInfo *info);
 gboolean km_player_info_equal(const KmPlayerInfo *a, const KmPlayerInfo *b);

@@ -14,6 +14,12 @@
 #          Baseline in the same run: `karmactl --offset 16M cat /var/smalldb`,
 #          which mounts the volume and reads smalldb's bytes and nothing else;
 #          both commands' wall times are compared.
+#   usb:   opening that library over the simulated USB 2.0 player (issue 4:
+#          fewer than 100 SCSI commands): `karmactl --simulate playlist
+#          list`, its SCSI commands, bytes and modelled time (1 ms per
+#          command, 25 MB/s) from KARMACTL_STATS' usb stats. Baselines in the
+#          same run: `--simulate eject` (the protocol's own open and close,
+#          nothing read) and `--simulate --offset 16M cat /var/smalldb`.
 #   add:   `karmactl add -r` of 1,000 small WAV files into that library
 #          rewrites smalldb once (KARMACTL_STATS' smalldb_writes).
 #
@@ -45,6 +51,12 @@ median() {
         print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 stat_value() { grep -o "\b$1=[0-9]*" "$2" | tail -n1 | cut -d= -f2; }
+usb_stat() { sed -n "s/.*usb stats:.* $1=\([0-9]*\).*/\1/p" "$2"; }
+# usb_row STATS_FILE: "N commands, B bytes, T ms modelled" from the usb stats line.
+usb_row() {
+    printf '%s commands, %s bytes, %s ms modelled' "$(usb_stat scsi_commands "$1")" \
+        "$(usb_stat bytes_read "$1")" "$(ms "$(usb_stat time_us "$1")")"
+}
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
 meets() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t) ? "yes" : "NO" }'; }
 
@@ -73,6 +85,13 @@ read_bytes=$(stat_value read_bytes "$DIR/open.stats")
 read_requests=$(stat_value read_requests "$DIR/open.stats")
 read_limit=$(awk -v s="$smalldb" 'BEGIN { printf "%d", 1.2 * s + 262144 }')
 
+# ------------------------------------------------------------------- usb
+KARMACTL_STATS=1 "$KARMACTL" --simulate -i "$IMG" playlist list > /dev/null 2> "$DIR/usb-open.stats"
+KARMACTL_STATS=1 "$KARMACTL" --simulate -i "$IMG" eject > /dev/null 2> "$DIR/usb-eject.stats"
+KARMACTL_STATS=1 "$KARMACTL" --simulate -i "$IMG" --offset 16M cat /var/smalldb > /dev/null \
+    2> "$DIR/usb-cat.stats"
+usb_cmds=$(usb_stat scsi_commands "$DIR/usb-open.stats")
+
 # ------------------------------------------------------------------- add
 mkdir "$DIR/add"
 python3 - "$DIR/add" "$ADD" <<'EOF'
@@ -99,6 +118,7 @@ writes=$(stat_value smalldb_writes "$DIR/add.stats")
 # ---------------------------------------------------------------- report
 open_m=$(median "${open_us[@]}") cpu_m=$(median "${cpu_us[@]}") list_m=$(median "${list_us[@]}") cat_m=$(median "${cat_us[@]}")
 open_ok=$(meets "$open_m" 150000)
+usb_ok=$(meets "$usb_cmds" 99)
 read_ok=$(meets "$read_bytes" "$read_limit")
 add_ok=$([ "$writes" = 1 ] && [ "$added" = "$ADD" ] && echo yes || echo NO)
 
@@ -113,11 +133,15 @@ printf '| `karmactl playlist list` (process: open, list, close) | %s ms | `karma
 printf '| bytes read by the open | %s in %s requests | smalldb %s bytes | %s | <= 1.2 x smalldb + 256 KiB = %s | %s |\n' \
     "$read_bytes" "$read_requests" "$smalldb" \
     "$(awk -v r="$read_bytes" -v s="$smalldb" 'BEGIN { printf "%.3f", r / s }')" "$read_limit" "$read_ok"
+printf '| library open over the simulated USB 2.0 player (`--simulate playlist list`) | %s | `--simulate eject` %s; `--simulate cat /var/smalldb` %s | | < 100 commands | %s |\n' \
+    "$(usb_row "$DIR/usb-open.stats")" "$(usb_row "$DIR/usb-eject.stats")" \
+    "$(usb_row "$DIR/usb-cat.stats")" "$usb_ok"
 printf '| `karmactl add -r` of %s WAV files | %s added in %s ms, smalldb written %s time(s) | | | smalldb written once | %s |\n' \
     "$ADD" "$added" "$(ms "$add_us")" "$writes" "$add_ok"
 echo
 echo "# all runs (µs): open ${open_us[*]} | open CPU ${cpu_us[*]} | playlist list ${list_us[*]} | cat ${cat_us[*]}"
 echo "# karmactl counters, open: $(tr '\n' ' ' < "$DIR/open.stats")"
 echo "# karmactl counters, add:  $(tr '\n' ' ' < "$DIR/add.stats")"
+echo "# karmactl counters, open over USB: $(tr '\n' ' ' < "$DIR/usb-open.stats")"
 
-[ "$open_ok" = yes ] && [ "$read_ok" = yes ] && [ "$add_ok" = yes ] || exit 2
+[ "$open_ok" = yes ] && [ "$read_ok" = yes ] && [ "$usb_ok" = yes ] && [ "$add_ok" = yes ] || exit 2

@@ -140,6 +140,25 @@ static void test_put_cat(struct fixture *fx, gconstpointer data)
 		g_assert_cmpuint(fx->final.last_riop[i], ==, session[i % 4]);
 }
 
+/* eject over the real libusb: storage mode left, usb-storage given the player back. */
+static void test_eject(struct fixture *fx, gconstpointer data)
+{
+	struct run r = run_karmactl("--usb", "1:4", "eject", NULL);
+
+	assert_exit(&r, 0);
+	g_assert_cmpstr(r.out, ==, "USB player 1:4: left storage mode; it may be unplugged\n");
+	run_free(&r);
+	g_assert_true(km_umockdev_karma_bound(fx->karma));
+	fx->sim->ops->close(fx->sim);
+	fx->sim = NULL;
+	g_assert_cmpint(fx->final.mode, ==, KM_SIM_NORMAL);
+	g_assert_cmpuint(fx->final.riop_commands, ==, 4);
+	g_assert_cmpuint(fx->final.last_riop[2], ==, KM_RIOP_LEAVE_STORAGE);
+	g_assert_cmpuint(fx->final.last_riop[3], ==, KM_RIOP_RETURN_TO_NORMAL);
+	/* eject's flush and close's SYNCHRONIZE CACHE wrote nothing */
+	g_assert_cmpuint(fx->final.bytes_written, ==, 0);
+}
+
 static void test_errors(struct fixture *fx, gconstpointer data)
 {
 	struct run r = run_karmactl("--usb", "1:9", "ls", NULL);
@@ -181,6 +200,8 @@ int main(int argc, char **argv)
 	tmpdir = g_dir_make_tmp("km-usb-cli-XXXXXX", &error);
 	g_assert_no_error(error);
 	g_test_add("/usb-libusb-cli/put-cat", struct fixture, NULL, fixture_setup, test_put_cat,
+		   fixture_teardown);
+	g_test_add("/usb-libusb-cli/eject", struct fixture, NULL, fixture_setup, test_eject,
 		   fixture_teardown);
 	g_test_add("/usb-libusb-cli/errors", struct fixture, NULL, fixture_setup, test_errors,
 		   fixture_teardown);

@@ -9,7 +9,9 @@
  */
 #include "hotplug-testbed.h"
 
+#include <grp.h>
 #include <string.h>
+#include <unistd.h>
 
 static void clear_event(gpointer data)
 {
@@ -188,4 +190,13 @@ guint count_players(Fixture *f)
 	g_autoptr(GPtrArray) players = km_device_monitor_get_players(f->mon);
 
 	return players->len;
+}
+
+void drop_privileges(void)
+{
+	if (geteuid() != 0)
+		return;
+	g_assert_no_errno(setgroups(0, NULL));
+	g_assert_no_errno(setgid(65534));
+	g_assert_no_errno(setuid(65534));
 }

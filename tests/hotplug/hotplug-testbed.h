@@ -49,6 +49,9 @@ void unplug(Fixture *f, const char *syspath);
 /* Changes the permission bits of a node under the testbed's /dev. */
 void chmod_node(Fixture *f, const char *node, mode_t mode);
 
+/* Root opens anything: permission tests run as nobody, in a child (call it there). */
+void drop_privileges(void);
+
 /* A monitor listening for uevents or not, its signals recorded in f->events. */
 void start_monitor(Fixture *f, gboolean uevents);
 /* Spins the main loop until n events in all were seen, or WAIT_MS passed. */

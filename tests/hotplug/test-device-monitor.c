@@ -8,9 +8,7 @@
  * Runs with libumockdev-preload.so in LD_PRELOAD (tests/hotplug/meson.build).
  * The main loop only ever spins with a timeout: a missing signal fails, never hangs.
  */
-#include <grp.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hotplug-testbed.h"
 
@@ -116,16 +114,6 @@ static void test_ignores_others(Fixture *f, gconstpointer data)
 	f->mon = NULL;
 	start_monitor(f, TRUE);
 	g_assert_cmpuint(count_players(f), ==, 0);
-}
-
-/* Root opens anything: the permission test runs as nobody, in a child. */
-static void drop_privileges(void)
-{
-	if (geteuid() != 0)
-		return;
-	g_assert_no_errno(setgroups(0, NULL));
-	g_assert_no_errno(setgid(65534));
-	g_assert_no_errno(setuid(65534));
 }
 
 static void check_no_permission(Fixture *f)
