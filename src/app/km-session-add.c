@@ -336,12 +336,5 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 
 KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error)
 {
-	KmReport *report;
-
-	g_return_val_if_fail(km_session_result_is_valid(session, result,
-							km_session_add_files_async), NULL);
-	report = g_task_propagate_pointer(G_TASK(result), error);
-	if (report && report->error)
-		g_propagate_error(error, g_error_copy(report->error));
-	return report;
+	return km_session_report_finish(session, result, km_session_add_files_async, error);
 }

@@ -101,6 +101,12 @@ void km_session_queue(KmSession *session, KmJobFunc run, gboolean needs_library,
 /* The job's data, in its _finish (the task). */
 gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
 				    gpointer source_tag);
+/*
+ * The _finish of a job that ends with a KmReport (add, export): the report,
+ * also when the job stopped early, with a copy of the report's error in error.
+ */
+KmReport *km_session_report_finish(KmSession *session, GAsyncResult *result,
+				   gpointer source_tag, GError **error);
 
 /*
  * Worker side. km_worker_library() is the one way to the library: it asserts

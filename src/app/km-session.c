@@ -299,6 +299,18 @@ gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
 	       g_task_get_source_tag(G_TASK(result)) == source_tag;
 }
 
+KmReport *km_session_report_finish(KmSession *session, GAsyncResult *result,
+				   gpointer source_tag, GError **error)
+{
+	KmReport *report;
+
+	g_return_val_if_fail(km_session_result_is_valid(session, result, source_tag), NULL);
+	report = g_task_propagate_pointer(G_TASK(result), error);
+	if (report && report->error)
+		g_propagate_error(error, g_error_copy(report->error));
+	return report;
+}
+
 void km_session_get_debug_stats(KmSession *session, KmProgressStats *progress,
 				guint *library_calls, guint *jobs_run)
 {
