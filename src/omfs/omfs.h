@@ -156,6 +156,10 @@ enum {
 	OMFS_FSCK_UNCORRECTED = 4,
 	OMFS_FSCK_OPERATIONAL = 8,
 };
+/*
+ * LEAK: a harmless leftover of an interrupted write, which repair tidies:
+ * blocks marked used that nothing owns, a mirror copy older than its primary.
+ */
 enum omfs_fsck_severity { OMFS_FSCK_INFO, OMFS_FSCK_LEAK, OMFS_FSCK_ERROR, OMFS_FSCK_FIXED };
 struct omfs_fsck_opts {
 	bool repair;
