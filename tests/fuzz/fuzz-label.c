@@ -48,12 +48,14 @@ static const char *check_label(const struct km_karma_label *label, uint64_t disk
 		uint64_t end = km_karma_partition_offset(p) + km_karma_partition_length(p);
 
 		if (p->start_sector == 0 || p->n_sectors == 0 || end > disk_size)
-			return "an accepted partition covers sector 0, is empty or ends past the disk";
+			return "an accepted partition covers sector 0, is empty or passes the end";
 		for (unsigned int j = 0; j < i; j++) {
 			const struct km_karma_partition *q = &label->partitions[j];
 			uint64_t qend = km_karma_partition_offset(q) + km_karma_partition_length(q);
 
-			if (km_karma_partition_offset(p) < qend && km_karma_partition_offset(q) < end)
+			uint64_t qstart = km_karma_partition_offset(q);
+
+			if (km_karma_partition_offset(p) < qend && qstart < end)
 				return "two accepted partitions overlap";
 		}
 	}

@@ -79,7 +79,8 @@ static const char *open_and_check(const uint8_t *data, size_t size, gboolean wri
 		return NULL;
 	lib = km_library_open(&m->bdev, &opts, &error);
 	if (!lib) {
-		g_string_append_printf(note, "%s open: %s; ", writable ? "rw" : "ro", error->message);
+		g_string_append_printf(note, "%s open: %s; ", writable ? "rw" : "ro",
+				       error->message);
 		km_mem_device_free(m);
 		return error->message[0] ? NULL : "open failed without a message";
 	}

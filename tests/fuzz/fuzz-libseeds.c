@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-libseeds.c - seeds for the library fuzz targets, written by the
- * library itself (a fixed clock: the bytes are reproducible). Usage:
+ * library itself with a fixed library clock (the OMFS ctimes in the images
+ * still take the real one, so only they change from run to run). Usage:
  * fuzz-libseeds CORPUS-DIR; writes into CORPUS-DIR/{library,smalldb,
  * properties,playlist,label}/ (which must exist):
  *   library/ours-volume     a small music partition: tracks and a playlist
@@ -169,8 +170,7 @@ static struct km_mem_device *cut_commit(const guint8 *base, guint32 list, guint6
 	add_track(tx, 3, 2000);
 	if (!km_transaction_playlist_rename(tx, list, "Renamed", &error))
 		die("rename", error);
-	m->fail_armed = TRUE;
-	m->writes_left = k;
+	km_mem_device_arm_cut(m, k, KM_MEM_CUT_CLEAN, 0);
 	km_transaction_commit(tx, NULL);
 	g_object_unref(tx);
 	km_library_close(lib, NULL);
@@ -182,6 +182,7 @@ static struct km_mem_device *cut_commit(const guint8 *base, guint32 list, guint6
 static void volume_seeds(void)
 {
 	struct km_mem_device *m = km_mem_device_new(VOLUME_SIZE, NULL);
+	struct km_mem_device *cut;
 	KmLibrary *lib;
 	guint32 list;
 	guint64 k;
@@ -194,8 +195,10 @@ static void volume_seeds(void)
 	save("library/ours-volume", m->data, VOLUME_SIZE);
 	save_parts(&m->bdev, list);
 	for (k = 0; k < 1000; k++) {
-		struct km_mem_device *cut = cut_commit(m->data, list, k);
-		gboolean found = has_journal(&cut->bdev);
+		gboolean found;
+
+		cut = cut_commit(m->data, list, k);
+		found = has_journal(&cut->bdev);
 
 		km_mem_device_free(cut);
 		if (found)
@@ -203,7 +206,7 @@ static void volume_seeds(void)
 	}
 	if (k == 1000)
 		die("no cut leaves a journal", NULL);
-	struct km_mem_device *cut = cut_commit(m->data, list, k + 3);
+	cut = cut_commit(m->data, list, k + 3);
 
 	save("library/ours-journal", cut->data, VOLUME_SIZE);
 	km_mem_device_free(cut);

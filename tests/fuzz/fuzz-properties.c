@@ -19,6 +19,7 @@ static const char *read_and_copy(const KmProperties *props, KmProperties *copy)
 	const char *const *keys = km_properties_keys(props, &n);
 
 	for (guint i = 0; i < n; i++) {
+		const char *value;
 		guint64 number;
 
 		if (km_properties_is_blob_key(keys[i])) {
@@ -29,8 +30,7 @@ static const char *read_and_copy(const KmProperties *props, KmProperties *copy)
 			km_properties_set_blob(copy, keys[i], blob);
 			continue;
 		}
-		const char *value = km_properties_get(props, keys[i]);
-
+		value = km_properties_get(props, keys[i]);
 		if (!value)
 			return "a key listed by km_properties_keys() has no value";
 		if (!g_utf8_validate(value, -1, NULL))
@@ -56,7 +56,8 @@ static const char *same_values(const KmProperties *a, const KmProperties *b)
 
 			if (!y || !g_bytes_equal(x, y))
 				return "a blob set again reads back different";
-		} else if (g_strcmp0(km_properties_get(a, keys[i]), km_properties_get(b, keys[i]))) {
+		} else if (g_strcmp0(km_properties_get(a, keys[i]),
+				     km_properties_get(b, keys[i]))) {
 			return "a string set again reads back different";
 		}
 	}
@@ -81,7 +82,8 @@ const char *fuzz_target_run(const uint8_t *data, size_t size, char *note, size_t
 	km_properties_keys(props, &n);
 	snprintf(note, notelen, "%u keys, fid %u", n, km_properties_get_fid(props));
 	out = km_properties_serialize(props);
-	if (g_bytes_get_size(out) != size || (size && memcmp(g_bytes_get_data(out, NULL), data, size)))
+	if (g_bytes_get_size(out) != size ||
+	    (size && memcmp(g_bytes_get_data(out, NULL), data, size)))
 		return "serialize did not give back the bytes parsed";
 	copy = km_properties_new();
 	broken = read_and_copy(props, copy);

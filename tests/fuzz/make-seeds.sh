@@ -28,7 +28,8 @@ if command -v riocp >/dev/null && command -v ffmpeg >/dev/null && command -v ogg
 	mkdir -p "$tmp/music/fids0" "$tmp/music/var" "$tmp/home"
 	ffmpeg -loglevel error -f lavfi -i "sine=frequency=440:duration=0.3" -ar 8000 \
 		-metadata title="Sine = \\ é" -metadata artist="Riocp" "$tmp/tone.wav"
-	oggenc -Q -q 0 -t "Ogg Song" -a "The Band" -l "Album" -N 4 -o "$tmp/tone.ogg" "$tmp/tone.wav"
+	oggenc -Q -q 0 -t "Ogg Song" -a "The Band" -l "Album" -N 4 \
+		-o "$tmp/tone.ogg" "$tmp/tone.wav"
 	HOME="$tmp/home" riocp -a "$tmp/music" "$tmp/tone.wav" "$tmp/tone.ogg" >/dev/null
 	cp "$tmp/music/var/smalldb" "$out/smalldb/riocp"
 	n=0
