@@ -156,7 +156,8 @@ static gboolean changes(KmTransaction *tx, guint j, GError **error)
 		ok = km_transaction_playlist_rename(tx, w.playlist, "Renamed mix", error);
 		for (guint i = 1; ok && i < 10; i += 2)
 			ok = km_transaction_set_property(tx, w.fid[i], "genre", "Edited", error) &&
-			     km_transaction_set_property(tx, w.fid[i], "artist", "Someone Else", error);
+			     km_transaction_set_property(tx, w.fid[i], "artist", "Someone Else",
+							 error);
 		return ok;
 	default:
 		return add_tracks(tx, 35, N_TRACKS, error);
@@ -220,7 +221,8 @@ static gboolean same_objects(KmLibrary *lib, GPtrArray *want, gboolean verbose)
 {
 	if (km_library_get_n_objects(lib) != want->len) {
 		if (verbose)
-			g_test_message("%u objects, not %u", km_library_get_n_objects(lib), want->len);
+			g_test_message("%u objects, not %u", km_library_get_n_objects(lib),
+				       want->len);
 		return FALSE;
 	}
 	for (guint i = 0; i < want->len; i++) {
@@ -280,7 +282,8 @@ static void assert_tracks_intact(KmLibrary *lib)
 		g_assert_true(title && sscanf(title, "Track %u", &n) == 1 && n < N_TRACKS);
 		g_assert_true(g_file_get_contents(w.path[n], &want, &want_len, NULL));
 		data = read_all(lib, km_properties_get_fid(all->pdata[i]));
-		g_assert_cmpmem(g_bytes_get_data(data, NULL), g_bytes_get_size(data), want, want_len);
+		g_assert_cmpmem(g_bytes_get_data(data, NULL), g_bytes_get_size(data), want,
+				want_len);
 	}
 }
 
@@ -349,7 +352,8 @@ static gboolean cut_and_check(guint64 k, const struct crash_mode *mode, guint32 
 static void test_cuts(gconstpointer data)
 {
 	const struct crash_mode *mode = data;
-	guint64 total = w.start[N_BATCHES] - w.start[0], stride = crash_stride(total, CUTS_PER_MODE);
+	guint64 total = w.start[N_BATCHES] - w.start[0];
+	guint64 stride = crash_stride(total, CUTS_PER_MODE);
 	guint n_seeds = crash_seeds(mode, SEEDS);
 	guint cuts = 0, after = 0;
 

@@ -191,7 +191,8 @@ static void walk(struct omfs_fs *fs, uint64_t dir, const char *prefix, struct tr
 			g_assert_cmpint(omfs_stat(fs, ent.ino, &st), ==, 0);
 			g_assert_cmpuint(st.size, <=, 1u << 20);
 			buf = g_malloc(st.size + 1);
-			g_assert_cmpint(omfs_read(fs, ent.ino, 0, buf, st.size), ==, (int64_t)st.size);
+			g_assert_cmpint(omfs_read(fs, ent.ino, 0, buf, st.size), ==,
+					(int64_t)st.size);
 			g_hash_table_insert(t->files, path, g_bytes_new_take(buf, st.size));
 		}
 	}
@@ -201,7 +202,8 @@ static void walk(struct omfs_fs *fs, uint64_t dir, const char *prefix, struct tr
 static struct tree read_tree(const struct omfs_blockdev *dev)
 {
 	struct tree t = {
-		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_bytes_unref),
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				      (GDestroyNotify)g_bytes_unref),
 		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
 	};
 	struct omfs_fs *fs = mount(dev);
@@ -269,7 +271,8 @@ static void check_tree(const struct tree *t, guint s)
 
 			if (got != g_hash_table_contains(before->dirs, key) &&
 			    got != g_hash_table_contains(after->dirs, key))
-				g_error("%s: a directory neither as before the step nor as after", (char *)key);
+				g_error("%s: a directory neither as before the step nor as after",
+					(char *)key);
 		}
 	}
 }
@@ -294,7 +297,8 @@ static void dry_run(void)
 			g_assert_true(run_step(&m->bdev, s));
 	}
 	for (guint s = 0; s < N_STEPS; s++)
-		g_test_message("step %u: %" G_GUINT64_FORMAT " writes", s, starts[s + 1] - starts[s]);
+		g_test_message("step %u: %" G_GUINT64_FORMAT " writes", s,
+			       starts[s + 1] - starts[s]);
 	g_assert_true(g_hash_table_contains(trees[N_STEPS].files, "c/sub/f"));
 	g_assert_false(g_hash_table_contains(trees[N_STEPS].dirs, "c/empty"));
 	km_mem_device_free(m);
@@ -340,13 +344,15 @@ static void test_cuts(gconstpointer data)
 		while (k >= starts[s + 1])
 			s++;
 		for (guint32 seed = 0; seed < n_seeds; seed++) {
-			findings += cut_and_check(k, s, mode, (guint32)(k * 2246822519u) ^ seed) > 0;
+			guint32 pick = (guint32)(k * 2246822519u) ^ seed;
+
+			findings += cut_and_check(k, s, mode, pick) > 0;
 			cuts++;
 		}
 	}
 	g_test_message("%s: %" G_GUINT64_FORMAT " writes, %u cuts, %u with fsck findings, "
-		       "%" G_GUINT64_FORMAT " unflushed writes lost", mode->name, total, cuts, findings,
-		       lost_writes);
+		       "%" G_GUINT64_FORMAT " unflushed writes lost", mode->name, total, cuts,
+		       findings, lost_writes);
 	g_assert_cmpuint(cuts, >=, total * n_seeds / stride);
 	if (mode->flags & KM_MEM_CUT_CACHE)
 		g_assert_cmpuint(lost_writes, >, 0);
