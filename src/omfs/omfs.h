@@ -171,6 +171,7 @@ struct omfs_fsck_result {
 	unsigned errors;	/* problems found (leaks included) */
 	unsigned fixed;		/* of those, repaired */
 	uint64_t leaked_blocks;	/* marked used, owned by nothing */
+	uint64_t unmarked_blocks; /* in use, marked free: a write could be put over them */
 	uint64_t files;
 	uint64_t dirs;
 };

@@ -48,12 +48,15 @@ static const char *repair_and_check(KmLibrary *lib)
 {
 	g_autoptr(KmVerifyReport) repaired = km_library_verify(lib, TRUE, NULL, NULL);
 	g_autoptr(KmVerifyReport) after = NULL;
+	g_autoptr(GError) error = NULL;
 
 	if (!repaired)
 		return NULL;
-	after = km_library_verify(lib, FALSE, NULL, NULL);
-	if (!after)
+	after = km_library_verify(lib, FALSE, NULL, &error);
+	if (!after) {
+		fprintf(stderr, "verify after repair: %s\n", error->message);
 		return "verify failed right after a repair that worked";
+	}
 	for (guint i = 0; i < after->findings->len; i++) {
 		KmVerifyFinding *f = after->findings->pdata[i];
 
