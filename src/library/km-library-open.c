@@ -156,6 +156,7 @@ static gboolean locate_volume(KmLibrary *lib, const struct omfs_blockdev *dev, g
 
 static gboolean mount_music(KmLibrary *lib, const struct omfs_blockdev *volume, GError **error)
 {
+	lib->volume = volume;
 	if (!mount_volume(lib, volume, lib->writable, &lib->fs, error))
 		return FALSE;
 	lib->fids0_ino = root_dir(lib->fs, KM_FID_ROOT);

@@ -346,6 +346,35 @@ static void mark_repaired(KmVerifyReport *report, gboolean rebuild)
 	}
 }
 
+/*
+ * Repair writes (smalldb, restored files). On a volume whose free-space
+ * bitmap marks blocks in use as free, the core would hand those out and
+ * write over a live directory or file (fuzz-library found one image that
+ * did): refuse, and say to repair the volume first. fsck reads the volume
+ * as the library has written it back.
+ */
+static gboolean check_bitmap_trustworthy(KmLibrary *lib, GError **error)
+{
+	struct omfs_fsck_result res;
+	int err = omfs_sync(lib->fs);
+
+	if (err)
+		return km_files_error(lib, err, error, "writing back before the repair");
+	if (omfs_fsck(lib->volume, NULL, &res) == OMFS_FSCK_OPERATIONAL) {
+		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
+			    "the volume could not be checked before the repair");
+		return FALSE;
+	}
+	if (res.unmarked_blocks) {
+		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_CORRUPT,
+			    "the volume's free-space bitmap marks %llu blocks in use as free, so a "
+			    "repair could write over them: repair the volume first (karmactl fsck "
+			    "--repair)", (unsigned long long)res.unmarked_blocks);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild,
 			   GCancellable *cancellable, GError **error)
 {
@@ -364,7 +393,7 @@ static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild
 	}
 	ok = evaluate(lib, &plan, flags, rebuild, cancellable, error);
 	if (ok && repair)
-		ok = apply(lib, &plan, rebuild, error);
+		ok = check_bitmap_trustworthy(lib, error) && apply(lib, &plan, rebuild, error);
 	plan_free(&plan);
 	if (!ok)
 		return NULL;

@@ -143,6 +143,7 @@ int fsck_check_bitmap(struct fsck *f)
 	missing = report_runs(f, f->owned, fs->map, OMFS_FSCK_ERROR,
 			      "in use but marked free in the bitmap");
 	f->res->leaked_blocks = leaks.blocks;
+	f->res->unmarked_blocks = missing.blocks;
 	err = check_bitmap_tail(f, &tail_ok);
 	/* the tail alone is harmless: it is set only when the volume is being repaired anyway */
 	if (err || !f->repair || !f->res->errors || (!leaks.runs && !missing.runs && tail_ok))

@@ -47,6 +47,19 @@ static void copy_name(char *out, size_t outlen, uint64_t block, uint32_t i)
 			 (unsigned long long)(block + i));
 }
 
+/*
+ * A mirror that verifies but differs from a primary that verifies too is
+ * what a power cut between the primary's write and the mirror's leaves (the
+ * core writes the primary first, spec section 9: no ordering between the
+ * copies). Everyone reads the primary only, so nothing is wrong with what
+ * the volume says: a leftover, like a leaked block, that repair rewrites.
+ * Any other disagreement (the primary does not verify) is an error.
+ */
+static enum omfs_fsck_severity stale_mirror_severity(int trusted)
+{
+	return trusted == 0 ? OMFS_FSCK_LEAK : OMFS_FSCK_ERROR;
+}
+
 int fsck_check_copies(struct fsck *f, const char *what, uint64_t block, char type,
 		      uint8_t *out, struct fsck_copies *c)
 {
@@ -71,8 +84,8 @@ int fsck_check_copies(struct fsck *f, const char *what, uint64_t block, char typ
 		if (why)
 			fsck_finding(f, OMFS_FSCK_ERROR, "%s: %s: %s", what, name, why);
 		else if (memcmp(fsck_copy_at(f, i), out, sbs))
-			fsck_finding(f, OMFS_FSCK_ERROR, "%s: %s differs from the %s", what, name,
-				     good);
+			fsck_finding(f, stale_mirror_severity(c->trusted), "%s: %s differs from the %s",
+				     what, name, good);
 		else
 			continue;
 		c->problems++;

@@ -164,6 +164,10 @@ enum {
 	OMFS_FSCK_UNCORRECTED = 4,
 	OMFS_FSCK_OPERATIONAL = 8,
 };
+/*
+ * LEAK: a harmless leftover of an interrupted write, which repair tidies:
+ * blocks marked used that nothing owns, a mirror copy older than its primary.
+ */
 enum omfs_fsck_severity { OMFS_FSCK_INFO, OMFS_FSCK_LEAK, OMFS_FSCK_ERROR, OMFS_FSCK_FIXED };
 struct omfs_fsck_opts {
 	bool repair;
@@ -175,6 +179,7 @@ struct omfs_fsck_result {
 	unsigned errors;	/* problems found (leaks included) */
 	unsigned fixed;		/* of those, repaired */
 	uint64_t leaked_blocks;	/* marked used, owned by nothing */
+	uint64_t unmarked_blocks; /* in use, marked free: a write could be put over them */
 	uint64_t files;
 	uint64_t dirs;
 };

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-omfs.c - libFuzzer target: the input is a volume image. It is
- * fsck'd, mounted read-only and walked (every directory, every file read),
- * mounted read-write for creates, writes, truncates, renames and unlinks,
- * and repaired; see omfs-exercise.c for what is checked. A broken promise
- * aborts, so libFuzzer keeps the input as a crash.
+ * fuzz-omfs.c - fuzz target: the input is a volume image. It is fsck'd,
+ * mounted read-only and walked (every directory, every file read), mounted
+ * read-write for creates, writes, truncates, renames and unlinks, and
+ * repaired; see omfs-exercise.c for what is checked.
  *
  *   OMFS_FUZZ_FLAGS=N  run with omfs_exercise flags N instead of OMFS_EX_ALL
  *                      (e.g. 3 = write + repair, without the fsck-clean oracle)
  */
-#include "fuzz-omfs.h"
+#include "fuzz-target.h"
+#include "omfs-exercise.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-unsigned fuzz_omfs_flags(void)
+static unsigned fuzz_omfs_flags(void)
 {
 	static unsigned flags;
 	static int ready;
@@ -28,19 +28,13 @@ unsigned fuzz_omfs_flags(void)
 	return flags;
 }
 
-void fuzz_omfs_one(const uint8_t *data, size_t size, struct omfs_exercise_result *r)
+const char *fuzz_target_run(const uint8_t *data, size_t size, char *note, size_t notelen)
 {
-	omfs_exercise(data, size, fuzz_omfs_flags(), r);
-}
+	static struct omfs_exercise_result r;
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	struct omfs_exercise_result r;
-
-	fuzz_omfs_one(data, size, &r);
-	if (r.violations) {
-		fprintf(stderr, "omfs promise broken: %s\n", r.violation);
-		abort();
-	}
-	return 0;
+	omfs_exercise(data, size, fuzz_omfs_flags(), &r);
+	snprintf(note, notelen, "fsck %d, repair %d, after repair %d, after writes %d; "
+		 "%u dirs, %u files, %u errors", r.fsck, r.fsck_repair,
+		 r.fsck_after_repair, r.fsck_after_write, r.dirs, r.files, r.errors);
+	return r.violations ? r.violation : NULL;
 }

@@ -141,7 +141,7 @@ static void assert_library(const char *path, guint n)
 
 	g_assert_no_error(error);
 	g_assert_cmpuint(km_library_get_n_objects(lib), ==, n);
-	report = km_library_verify(lib, FALSE, NULL, &error);
+	report = km_library_verify(lib, KM_VERIFY_FLAGS_NONE, NULL, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(report->findings->len, ==, 0);
 	km_verify_report_free(report);

@@ -157,7 +157,6 @@ static void test_bad_label(void)
 /* The same disk as an image file on the host. */
 static void test_image_file(void)
 {
-	g_autoptr(GError) error = NULL;
 	struct km_mem_device *m = new_disk(4096);
 	g_autofree char *path = g_build_filename(tu_tmpdir(), "karma.img", NULL);
 	struct km_image_device *img;

@@ -253,7 +253,7 @@ guint su_verify_image(const char *image, guint *n_tunes)
 	struct km_image_device *dev;
 	KmLibrary *lib = su_image_open(image, &dev);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(KmVerifyReport) report = km_library_verify(lib, FALSE, NULL, &error);
+	g_autoptr(KmVerifyReport) report = km_library_verify(lib, KM_VERIFY_FLAGS_NONE, NULL, &error);
 	g_autoptr(GPtrArray) objects = km_library_list(lib);
 	guint n = km_library_get_n_objects(lib);
 
