@@ -29,8 +29,9 @@ struct usb_checker {
 	uint32_t tag;			/* of the last command block */
 	uint32_t pending;		/* data phase announced by the last command block */
 	bool pending_in;
+	uint64_t write_lba;		/* of the last WRITE(10), for its data phase */
 	uint64_t sectors;		/* 0: unknown */
-	uint64_t write_first, write_end;
+	uint64_t write_off, write_len;	/* what the caller is writing */
 };
 
 static struct usb_checker *checker_of(struct km_usb_transport *t)
@@ -87,14 +88,36 @@ static void check_rw10(struct usb_checker *c, const uint8_t *cdb, bool in, uint3
 		usb_exercise_violation(c->r, "%s of sectors %llu+%llu, past the %llu of the disk",
 				       name, (unsigned long long)lba, (unsigned long long)count,
 				       (unsigned long long)c->sectors);
-	else if (write && (lba < c->write_first || lba + count > c->write_end))
+	else if (write && (c->write_len == 0 || lba < c->write_off / KM_SCSI_SECTOR ||
+			   lba + count > (c->write_off + c->write_len + KM_SCSI_SECTOR - 1) /
+			   KM_SCSI_SECTOR))
 		usb_exercise_violation(c->r, "WRITE(10) of sectors %llu+%llu while the caller "
-				       "writes sectors [%llu, %llu)", (unsigned long long)lba,
-				       (unsigned long long)count,
-				       (unsigned long long)c->write_first,
-				       (unsigned long long)c->write_end);
-	if (!write)
+				       "writes bytes %llu+%llu", (unsigned long long)lba,
+				       (unsigned long long)count, (unsigned long long)c->write_off,
+				       (unsigned long long)c->write_len);
+	if (write)
+		c->write_lba = lba;
+	else
 		c->read10s++;
+}
+
+/* The data of a WRITE(10): where it overlaps the caller's bytes, it is those bytes. */
+static void check_write_data(struct usb_checker *c, const uint8_t *data, size_t len)
+{
+	uint64_t start = c->write_lba * KM_SCSI_SECTOR;
+	uint64_t from = start > c->write_off ? start : c->write_off;
+	uint64_t end = c->write_off + c->write_len;
+
+	if (start + len < end)
+		end = start + len;
+	for (uint64_t off = from; off < end; off++)
+		if (data[off - start] != usb_exercise_byte(off)) {
+			usb_exercise_violation(c->r, "WRITE(10) at sector %llu sends 0x%02x for "
+					       "byte %llu, where the caller wrote 0x%02x",
+					       (unsigned long long)c->write_lba, data[off - start],
+					       (unsigned long long)off, usb_exercise_byte(off));
+			return;
+		}
 }
 
 static bool known_opcode(uint8_t op)
@@ -142,6 +165,8 @@ static int checker_bulk_out(struct km_usb_transport *t, const void *buf, size_t 
 		usb_exercise_violation(c->r, "%zu bytes out where the last command block "
 				       "announced %u %s", len, c->pending,
 				       c->pending_in ? "in" : "out");
+	else
+		check_write_data(c, buf, len);
 	return end_op(c, c->inner->ops->bulk_out(c->inner, buf, len, done, timeout_ms));
 }
 
@@ -242,10 +267,10 @@ void usb_checker_set_sectors(struct usb_checker *c, uint64_t sectors)
 	c->sectors = sectors;
 }
 
-void usb_checker_allow_writes(struct usb_checker *c, uint64_t first, uint64_t end)
+void usb_checker_allow_writes(struct usb_checker *c, uint64_t off, uint64_t len)
 {
-	c->write_first = first;
-	c->write_end = end;
+	c->write_off = off;
+	c->write_len = len;
 }
 
 uint64_t usb_checker_ops(const struct usb_checker *c)

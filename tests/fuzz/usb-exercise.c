@@ -103,7 +103,7 @@ static void read_past_end(struct exercise *x, uint64_t off, size_t len)
 		check_result(x, err, "read past the end", off, len);
 }
 
-/* The checker lets WRITE(10) touch exactly the sectors of [off, off + len). */
+/* The checker lets WRITE(10) touch the sectors of [off, off + len) only, with these bytes. */
 static void write_at(struct exercise *x, uint64_t off, size_t len)
 {
 	uint8_t *buf = malloc(len);
@@ -112,9 +112,8 @@ static void write_at(struct exercise *x, uint64_t off, size_t len)
 	if (!buf)
 		return;
 	for (size_t i = 0; i < len; i++)
-		buf[i] = (uint8_t)((off + i) * 7 + 1);
-	usb_checker_allow_writes(x->checker, off / KM_SCSI_SECTOR,
-				 (off + len + KM_SCSI_SECTOR - 1) / KM_SCSI_SECTOR);
+		buf[i] = usb_exercise_byte(off + i);
+	usb_checker_allow_writes(x->checker, off, len);
 	err = x->bdev->write(x->bdev->ctx, off, buf, len);
 	usb_checker_allow_writes(x->checker, 0, 0);
 	if (check_result(x, err, "write", off, len))

@@ -32,6 +32,12 @@ struct usb_exercise_result {
 	char violation[512];
 };
 
+/* The byte the exercise writes at disk offset off. */
+static inline uint8_t usb_exercise_byte(uint64_t off)
+{
+	return (uint8_t)(off * 7 + 1);
+}
+
 /* Takes ownership of t (km_karma_usb closes it). Never crashes or hangs on a correct stack. */
 void usb_exercise(struct km_usb_transport *t, struct usb_exercise_result *r);
 
