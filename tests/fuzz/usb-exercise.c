@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * usb-exercise.c - one conversation with a possibly hostile player: open,
- * reads and writes at aligned and unaligned offsets, one past the end, a
- * flush, a read-only OMFS mount with a walk of the root, close. Whatever the
- * player answers, every failure is a negative errno with a sentence, the
- * player's strings come out printable, and the watching transport
- * (usb-checker.c) sees a host that keeps to the protocol.
+ * reads and writes at aligned and unaligned offsets (some inside one
+ * sector), a read past the end, a flush, a read-only OMFS mount with a walk
+ * of the root, close. Whatever the player answers, every failure is a
+ * negative errno with a sentence, the player's strings come out printable,
+ * and the watching transport (usb-checker.c) sees a host that keeps to the
+ * protocol.
  */
 #include "usb-exercise.h"
 
@@ -148,10 +149,11 @@ static void read_and_write(struct exercise *x)
 {
 	uint64_t quarter = x->size / 4 - x->size / 4 % KM_SCSI_SECTOR, mid = x->size / 2;
 	const struct { uint64_t off; size_t len; } reads[] = {
-		{ 0, 512 }, { quarter + 1000, 100 }, { quarter + 513, 5000 }, { x->size - 10, 10 },
+		{ 0, 512 }, { quarter + 600, 50 }, { quarter + 1000, 100 },
+		{ quarter + 513, 5000 }, { x->size - 10, 10 },
 	};
 	const struct { uint64_t off; size_t len; } writes[] = {
-		{ mid + 7, 1500 }, { mid - mid % KM_SCSI_SECTOR + 8192, 4096 },
+		{ mid + 7, 1500 }, { mid - 300, 20 }, { mid - mid % KM_SCSI_SECTOR + 8192, 4096 },
 	};
 
 	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++)
