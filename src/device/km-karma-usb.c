@@ -204,7 +204,6 @@ static uint64_t usb_size(void *ctx)
 
 static int open_storage(struct km_karma_usb *k, char *msg, size_t msglen)
 {
-	char ignored[OMFS_ERRMSG_MAX];
 	int err;
 
 	err = k->t->ops->clear_halt(k->t, KM_KARMA_EP_OUT);
@@ -218,9 +217,12 @@ static int open_storage(struct km_karma_usb *k, char *msg, size_t msglen)
 	err = km_riop_command(&k->riop, k->t, KM_RIOP_ENTER_STORAGE, NULL, msg, msglen);
 	if (err)
 		return err;
-	/* only informative: a player that does not answer it is still usable */
+	/*
+	 * Only informative: a player that does not answer it is still usable,
+	 * and the sentence of its failure matters only when the player is gone.
+	 */
 	if (km_riop_device_info(&k->riop, k->t, k->info.device_info,
-				sizeof(k->info.device_info), ignored, sizeof(ignored)) == -ENODEV)
+				sizeof(k->info.device_info), msg, msglen) == -ENODEV)
 		return -ENODEV;
 	err = km_scsi_inquiry(&k->scsi, &k->info.inquiry, msg, msglen);
 	if (!err && k->info.inquiry.device_type != 0) {

@@ -26,14 +26,14 @@ shift $((OPTIND - 1))
 here=$(dirname "$(realpath "$0")")
 src=$(realpath "$here/../..")
 targets=("$@")
-[ $# -eq 0 ] && targets=(omfs smalldb properties playlist label library)
+[ $# -eq 0 ] && targets=(omfs smalldb properties playlist label library usb)
 
 # The largest input worth trying for each target (a volume, a file, a sector).
 max_len() {
 	case $1 in
 	omfs) echo 262144 ;;
 	library) echo 180000 ;;
-	smalldb) echo 16384 ;;
+	smalldb | usb) echo 16384 ;;
 	properties) echo 8192 ;;
 	playlist) echo 4096 ;;
 	label) echo 1024 ;;
