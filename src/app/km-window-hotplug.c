@@ -62,6 +62,19 @@ static void on_player_gone(KmWindow *self, KmPlayerInfo *info)
 	_km_window_close_player(self, message);
 }
 
+/*
+ * Inside Flatpak no uevents arrive (the monitor then also rescans on a slow
+ * timer): a player plugged in while the user was elsewhere is found as soon
+ * as the window comes back to the front.
+ */
+static void on_active_changed(KmWindow *self, GParamSpec *pspec, gpointer data)
+{
+	(void)pspec;
+	(void)data;
+	if (self->monitor && gtk_window_is_active(GTK_WINDOW(self)))
+		km_device_monitor_rescan(self->monitor);
+}
+
 void km_window_set_device_monitor(KmWindow *self, KmDeviceMonitor *monitor)
 {
 	g_autoptr(GPtrArray) players = NULL;
@@ -78,6 +91,8 @@ void km_window_set_device_monitor(KmWindow *self, KmDeviceMonitor *monitor)
 				G_CONNECT_SWAPPED);
 	g_signal_connect_object(monitor, "player-removed", G_CALLBACK(on_player_gone), self,
 				G_CONNECT_SWAPPED);
+	g_signal_handlers_disconnect_by_func(self, on_active_changed, NULL);
+	g_signal_connect(self, "notify::is-active", G_CALLBACK(on_active_changed), NULL);
 	players = km_device_monitor_get_players(monitor);
 	for (guint i = 0; i < players->len; i++)
 		on_player_seen(self, players->pdata[i]);
