@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "km-image-device.h"
+#include "km-mount-point.h"
 
 typedef struct {
 	char *path;
@@ -21,10 +22,18 @@ static const struct omfs_blockdev *image_open(gpointer data, KmSession *session,
 					      GCancellable *cancellable, GError **error)
 {
 	ImageSource *source = data;
+	g_autofree char *where = NULL;
 	char msg[OMFS_ERRMSG_MAX];
 
 	(void)session;
 	(void)cancellable;
+	where = km_mount_point_of(source->path);
+	if (where) {
+		/* the kernel caches the volume's blocks: writing under it corrupts it */
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY,
+			    _("%s is mounted at %s: unmount it first"), source->path, where);
+		return NULL;
+	}
 	source->dev = km_image_device_open(source->path, true, 0, 0, msg, sizeof(msg));
 	if (!source->dev) {
 		int err = errno;

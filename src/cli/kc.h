@@ -142,13 +142,6 @@ bool kc_stats_wanted(void);
 /* ---- kc-mounts.c ---- */
 
 /*
- * Where the kernel has path (a block node or a file) mounted, also through
- * one of its partitions: the mount point, or NULL when it is not mounted or
- * that cannot be known. KARMACTL_TEST_MOUNTINFO replaces /proc/self/mountinfo
- * for the tests. Free with g_free().
- */
-char *kc_mount_point_of(const char *path);
-/*
  * Before opening path: when it is mounted, refuses to write to it (prints
  * why, returns KC_EXIT_FAIL) and warns that what is read may be stale.
  */
