@@ -224,10 +224,12 @@ static GtkWidget *backup_row(KmBackupEntry *entry)
 	return row;
 }
 
+/* Rows are unselected (NULL) only as the dialog goes: nothing to update then. */
 static void on_backup_selected(GtkListBox *list, GtkListBoxRow *row, AdwMessageDialog *dialog)
 {
-	adw_message_dialog_set_response_enabled(dialog, "restore",
-						row && gtk_widget_get_sensitive(GTK_WIDGET(row)));
+	if (row)
+		adw_message_dialog_set_response_enabled(dialog, "restore",
+							gtk_widget_get_sensitive(GTK_WIDGET(row)));
 }
 
 static GtkWidget *backup_list(GListModel *backups, AdwMessageDialog *dialog)
@@ -242,6 +244,7 @@ static GtkWidget *backup_list(GListModel *backups, AdwMessageDialog *dialog)
 	}
 	gtk_widget_add_css_class(list, "boxed-list");
 	g_signal_connect_object(list, "row-selected", G_CALLBACK(on_backup_selected), dialog, 0);
+	g_object_set_data(G_OBJECT(dialog), "km-list", list);
 	gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scrolled), list);
 	gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scrolled), GTK_POLICY_NEVER,
 				       GTK_POLICY_AUTOMATIC);
@@ -275,7 +278,7 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 	g_autofree char *folder = km_backup_folder(self->settings);
 	g_autoptr(GListModel) backups = km_backup_list_folder(folder);
 	g_autofree char *body = NULL;
-	GtkWidget *dialog, *scrolled;
+	GtkWidget *dialog;
 
 	if (self->closing)
 		return;
@@ -295,10 +298,9 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 					 "restore", _("_Restore…"), NULL);
 	adw_message_dialog_set_response_enabled(ADW_MESSAGE_DIALOG(dialog), "restore", FALSE);
 	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
-	scrolled = backup_list(backups, ADW_MESSAGE_DIALOG(dialog));
-	g_object_set_data(G_OBJECT(dialog), "km-list",
-			  gtk_scrolled_window_get_child(GTK_SCROLLED_WINDOW(scrolled)));
-	adw_message_dialog_set_extra_child(ADW_MESSAGE_DIALOG(dialog), scrolled);
+	/* the list is the dialog's: it lives as long */
+	adw_message_dialog_set_extra_child(ADW_MESSAGE_DIALOG(dialog),
+					   backup_list(backups, ADW_MESSAGE_DIALOG(dialog)));
 	g_signal_connect_object(dialog, "response", G_CALLBACK(on_list_response), self, 0);
 	gtk_window_present(GTK_WINDOW(dialog));
 }
