@@ -5,7 +5,8 @@
  * the player as it was) and not again; Back Up Player… writing the files
  * into the folder of the backup-folder key; Restore Player… listing the
  * backup and, after the destructive warning, restoring it; restore refused
- * while a transfer runs. Windows and dialogs are checked for leaks.
+ * while a transfer runs; the folder in Preferences. Windows and dialogs are
+ * checked for leaks.
  */
 #include "config.h"
 
@@ -13,9 +14,11 @@
 
 #include <glib/gstdio.h>
 
+#include "km-app-util.h"
 #include "km-backup.h"
 #include "km-image-device.h"
 #include "km-library.h"
+#include "km-preferences-window.h"
 #include "km-session-backup.h"
 
 #define N_TRACKS 6
@@ -252,6 +255,27 @@ static void test_restore_list_empty(void)
 	remove_folder(folder);
 }
 
+/* Preferences shows the folder: the default one, then the one the key holds. */
+static void test_preferences_folder(void)
+{
+	g_autoptr(GSettings) settings = g_settings_new(APP_ID);
+	GtkWidget *prefs;
+	g_autofree char *default_folder = NULL;
+
+	g_settings_reset(settings, "backup-folder");
+	default_folder = km_backup_folder(settings);
+	g_assert_true(g_str_has_suffix(default_folder, "/Karma Backups"));
+	prefs = g_object_ref(km_preferences_window_new(NULL));
+	gtk_window_present(GTK_WINDOW(prefs));
+	g_assert_true(km_test_find_label(prefs, default_folder));
+	g_settings_set_string(settings, "backup-folder", "/nowhere/backups");
+	g_assert_true(km_test_find_label(prefs, "/nowhere/backups"));
+	g_assert_false(km_test_find_label(prefs, default_folder));
+	g_settings_reset(settings, "backup-folder");
+	gtk_window_destroy(GTK_WINDOW(prefs));
+	g_assert_finalize_object(prefs);
+}
+
 int main(int argc, char **argv)
 {
 	km_test_init(&argc, &argv);
@@ -259,5 +283,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/app/backup/not-now", test_not_now);
 	g_test_add_func("/app/backup/backup-then-restore", test_backup_then_restore);
 	g_test_add_func("/app/backup/restore-list-empty", test_restore_list_empty);
+	g_test_add_func("/app/backup/preferences-folder", test_preferences_folder);
 	return g_test_run();
 }
