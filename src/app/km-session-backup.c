@@ -264,7 +264,10 @@ static void restore_run(KmJob *job)
 	}
 	/* the restore writes under the library: it must not hold anything */
 	if (worker->lib && !km_library_close(km_worker_library(job->session), &error)) {
-		km_worker_check_device(job, error);
+		/* a closed library answers nothing: open it again, unless the device failed */
+		g_clear_object(&worker->lib);
+		if (!km_worker_check_device(job, error))
+			reopen_library(job, NULL);
 		km_job_return_error(job, error);
 		return;
 	}

@@ -262,6 +262,12 @@ static void count_held(KmSession *session, gpointer data)
 	(*(guint *)data)++;
 }
 
+/* outcome: 1 the edit succeeded, 2 it failed. */
+static void edit_done(GObject *source, GAsyncResult *result, gpointer data)
+{
+	*(int *)data = km_session_edit_finish(KM_SESSION(source), result, NULL) ? 1 : 2;
+}
+
 static void test_changes_held(void)
 {
 	g_autofree char *image = su_demo_image();
@@ -272,6 +278,7 @@ static void test_changes_held(void)
 	g_autoptr(KmBackupEntry) entry = NULL;
 	g_autoptr(GError) error = NULL;
 	guint held = 0;
+	int outcome = 0;
 
 	g_signal_connect(session, "changes-held", G_CALLBACK(count_held), &held);
 	km_session_hold_changes(session);
@@ -295,7 +302,13 @@ static void test_changes_held(void)
 	g_assert_cmpuint(g_list_model_get_n_items(km_session_get_tracks(session)), ==,
 			 KM_DEMO_TRACKS - 2);
 	g_signal_handlers_disconnect_by_data(session, &held);
+
+	/* closing releases what is held: it runs before the close */
+	km_session_hold_changes(session);
+	km_session_remove_async(session, &g_array_index(fids, guint32, 2), 1, NULL, edit_done,
+				&outcome);
 	su_close(session);
+	g_assert_cmpint(outcome, ==, 1);
 }
 
 int main(int argc, char **argv)
