@@ -15,6 +15,14 @@
 #include "km-player-view-private.h"
 #include "km-session-backup.h"
 
+static GtkWidget *message_dialog(KmPlayerView *self, const char *heading, const char *body)
+{
+	GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
+
+	return adw_message_dialog_new(GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL, heading,
+				      body);
+}
+
 /* the offer, once per player (by serial, else name) */
 
 static gboolean was_offered(KmPlayerView *self)
@@ -96,8 +104,7 @@ static void on_changes_held(KmPlayerView *self)
 		  "now, can put it back exactly as it is if anything goes wrong. It is saved in "
 		  "%s (Preferences changes the folder); Restore Player… puts it back."),
 		km_session_get_name(self->session), folder);
-	GtkWidget *dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
-						   _("Back Up This Player First?"), body);
+	GtkWidget *dialog = message_dialog(self, _("Back Up This Player First?"), body);
 
 	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "later", _("_Not Now"),
 					 "backup", _("_Back Up"), NULL);
@@ -178,8 +185,7 @@ static void warn_before_restore(KmPlayerView *self, KmBackupEntry *entry)
 		  "playlists added since then are lost. This cannot be undone. Keep the player "
 		  "plugged in until the restore is done."),
 		km_session_get_name(self->session), date);
-	GtkWidget *dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
-						   _("Replace Everything on the Player?"), body);
+	GtkWidget *dialog = message_dialog(self, _("Replace Everything on the Player?"), body);
 
 	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
 					 "restore", _("_Replace Everything"), NULL);
@@ -292,8 +298,7 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 			       km_session_get_name(self->session), folder) :
 	       g_strdup_printf(_("There is no backup in %s yet: Back Up Player… makes one."),
 			       folder);
-	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(widget)),
-					_("Restore Player"), body);
+	dialog = message_dialog(self, _("Restore Player"), body);
 	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
 					 "restore", _("_Restore…"), NULL);
 	adw_message_dialog_set_response_enabled(ADW_MESSAGE_DIALOG(dialog), "restore", FALSE);

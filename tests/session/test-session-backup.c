@@ -4,7 +4,8 @@
  * backup then restore (the library reopened, its lists as they were), a
  * cancelled backup resumed, a damaged backup refused with nothing changed,
  * a cancelled restore that leaves the session incomplete until a restore
- * finishes, the changes held until released, and the folder's list.
+ * finishes, the changes held until released, and the folder's list (also
+ * with damaged side files).
  */
 #include "session-test-util.h"
 
@@ -311,6 +312,48 @@ static void test_changes_held(void)
 	g_assert_cmpint(outcome, ==, 1);
 }
 
+static void write_file(const char *folder, const char *name, const char *text)
+{
+	g_autofree char *path = g_build_filename(folder, name, NULL);
+
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+}
+
+/* Side files edited or damaged: read as unknown, or left out; never a crash. */
+static void test_list_hostile(void)
+{
+	g_autofree char *folder = su_tmp_path("hostile");
+	g_autoptr(GListModel) list = NULL;
+	g_autoptr(KmBackupEntry) entry = NULL;
+
+	g_assert_cmpint(g_mkdir(folder, 0755), ==, 0);
+	/* not a key file */
+	write_file(folder, "a.img", "x");
+	write_file(folder, "a.img.info", "\x01\x02 [[[ not a key file");
+	/* numbers that are not numbers, no date, no checksum */
+	write_file(folder, "b.img", "xyz");
+	write_file(folder, "b.img.info",
+		   "[backup]\ndisk-size=-12abc\nused-bytes=\ncreated=yesterday\n");
+	/* an .info without its image */
+	write_file(folder, "c.img.info", "[backup]\ndisk-size=100\n");
+	/* a bare suffix */
+	write_file(folder, ".img.info", "[backup]\n");
+	list = km_backup_list_folder(folder);
+	g_assert_cmpuint(g_list_model_get_n_items(list), ==, 1);
+	entry = g_list_model_get_item(list, 0);
+	g_assert_true(g_str_has_suffix(km_backup_entry_get_path(entry), "/b.img"));
+	g_assert_cmpint(km_backup_entry_get_status(entry), ==, KM_BACKUP_NO_CHECKSUM);
+	/* unknown: the image's own size and time stand in */
+	g_assert_cmpuint(km_backup_entry_get_disk_size(entry), ==, 3);
+	g_assert_cmpuint(km_backup_entry_get_used_bytes(entry), ==, 0);
+	g_assert_nonnull(km_backup_entry_get_created(entry));
+	g_assert_cmpstr(km_backup_entry_get_source(entry), ==, "");
+	g_clear_object(&list);
+	g_clear_object(&entry);
+	list = km_backup_list_folder("/nonexistent/folder");
+	g_assert_cmpuint(g_list_model_get_n_items(list), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -320,5 +363,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/session-backup/cancelled-restore-incomplete",
 			test_cancelled_restore_incomplete);
 	g_test_add_func("/session-backup/changes-held", test_changes_held);
+	g_test_add_func("/session-backup/list-hostile", test_list_hostile);
 	return g_test_run();
 }
