@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "km-app-util.h"
 
 G_DEFINE_BOXED_TYPE(KmFidList, km_fid_list, g_array_ref, g_array_unref)
@@ -52,4 +54,19 @@ guint32 *km_tracks_dup_fids(GPtrArray *tracks)
 gboolean km_error_is_cancelled(const GError *error)
 {
 	return g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+char *km_backup_folder(GSettings *settings)
+{
+	g_autofree char *folder = g_settings_get_string(settings, "backup-folder");
+	const char *parent = g_get_user_special_dir(G_USER_DIRECTORY_MUSIC);
+
+	if (folder[0])
+		return g_steal_pointer(&folder);
+	if (!parent)
+		parent = g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS);
+	if (!parent)
+		parent = g_get_home_dir();
+	/* Translators: the folder made for backups of the player */
+	return g_build_filename(parent, _("Karma Backups"), NULL);
 }

@@ -28,5 +28,11 @@ void km_widget_toast(GtkWidget *widget, const char *message);
 guint32 *km_tracks_dup_fids(GPtrArray *tracks);
 /* Whether error is a cancellation (the user's own: no message). */
 gboolean km_error_is_cancelled(const GError *error);
+/*
+ * The folder for backups of the whole player: the backup-folder setting, or
+ * until one is chosen, "Karma Backups" in the Music (else Documents, else
+ * home) folder.
+ */
+char *km_backup_folder(GSettings *settings);
 
 G_END_DECLS

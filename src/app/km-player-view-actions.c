@@ -14,27 +14,21 @@
 #include "km-file-chooser.h"
 #include "km-player-view-private.h"
 
-static void on_progress(KmSession *session, const KmProgress *progress, gpointer data)
+void _km_player_view_on_progress(KmSession *session, const KmProgress *progress, gpointer data)
 {
 	km_transfer_row_update(KM_TRANSFER_ROW(data), progress);
 }
 
-/* The job's callback data: the view and its row, both kept alive until it ends. */
-typedef struct {
-	KmPlayerView *self;
-	KmTransferRow *row;
-} Job;
-
-static Job *job_new(KmPlayerView *self, KmTransferRow *row)
+KmViewJob *_km_view_job_new(KmPlayerView *self, KmTransferRow *row)
 {
-	Job *job = g_new(Job, 1);
+	KmViewJob *job = g_new(KmViewJob, 1);
 
 	job->self = g_object_ref(self);
 	job->row = g_object_ref(row);
 	return job;
 }
 
-static void job_free(Job *job)
+void _km_view_job_free(KmViewJob *job)
 {
 	g_object_unref(job->self);
 	g_object_unref(job->row);
@@ -55,7 +49,7 @@ static void toast_report_error(KmPlayerView *self, KmReport *report, const GErro
 
 static void on_files_added(GObject *source, GAsyncResult *result, gpointer data)
 {
-	Job *job = data;
+	KmViewJob *job = data;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmReport) report = km_session_add_files_finish(KM_SESSION(source), result,
 								  &error);
@@ -63,7 +57,7 @@ static void on_files_added(GObject *source, GAsyncResult *result, gpointer data)
 	km_transfer_row_finish(job->row, report, error);
 	if (!job->self->closing)
 		toast_report_error(job->self, report, error);
-	job_free(job);
+	_km_view_job_free(job);
 }
 
 void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_files)
@@ -83,21 +77,21 @@ void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_f
 	km_transfer_panel_add(self->transfers, row);
 	km_session_add_files_async(self->session, files, n_files,
 				   km_transfer_row_get_item_cancellables(row), flags,
-				   on_progress, g_object_ref(row), g_object_unref,
+				   _km_player_view_on_progress, g_object_ref(row), g_object_unref,
 				   km_transfer_row_get_cancellable(row), on_files_added,
-				   job_new(self, row));
+				   _km_view_job_new(self, row));
 }
 
 static void on_exported(GObject *source, GAsyncResult *result, gpointer data)
 {
-	Job *job = data;
+	KmViewJob *job = data;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmReport) report = km_session_export_finish(KM_SESSION(source), result, &error);
 
 	km_transfer_row_finish(job->row, report, error);
 	if (!job->self->closing)
 		toast_report_error(job->self, report, error);
-	job_free(job);
+	_km_view_job_free(job);
 }
 
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
@@ -119,10 +113,10 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 				tracks->len, name);
 	row = km_transfer_row_new(title, NULL, 0);
 	km_transfer_panel_add(self->transfers, row);
-	km_session_export_async(self->session, fids, tracks->len, folder, template, on_progress,
-				g_object_ref(row), g_object_unref,
+	km_session_export_async(self->session, fids, tracks->len, folder, template,
+				_km_player_view_on_progress, g_object_ref(row), g_object_unref,
 				km_transfer_row_get_cancellable(row), on_exported,
-				job_new(self, row));
+				_km_view_job_new(self, row));
 }
 
 static void on_files_chosen(GObject *owner, GPtrArray *files)
@@ -281,6 +275,7 @@ void _km_player_view_update_actions(KmPlayerView *self)
 	gtk_widget_action_set_enabled(w, "player.export", open && tracks->len > 0);
 	gtk_widget_action_set_enabled(w, "player.delete", open && tracks->len > 0);
 	gtk_widget_action_set_enabled(w, "player.eject", open);
+	_km_player_view_update_backup_actions(self);
 }
 
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)

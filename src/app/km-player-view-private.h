@@ -38,7 +38,21 @@ struct _KmPlayerView {
 	gboolean showing_library;	/* the library view shows the whole library */
 };
 
+/* A job's callback data: the view and its row, both kept alive until it ends. */
+typedef struct {
+	KmPlayerView *self;
+	KmTransferRow *row;
+} KmViewJob;
+KmViewJob *_km_view_job_new(KmPlayerView *self, KmTransferRow *row);
+void _km_view_job_free(KmViewJob *job);
+/* A job's progress callback: progress_data is its row (referenced). */
+void _km_player_view_on_progress(KmSession *session, const KmProgress *progress, gpointer data);
+
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+/* km-player-view-backup.c: player.backup, player.restore, the first-change offer. */
+void _km_player_view_class_init_backup(GtkWidgetClass *widget_class);
+void _km_player_view_init_backup(KmPlayerView *self);
+void _km_player_view_update_backup_actions(KmPlayerView *self);
 void _km_player_view_update_actions(KmPlayerView *self);
 void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class);
 void _km_player_view_init_dnd(KmPlayerView *self);

@@ -135,6 +135,7 @@ static void set_session(KmPlayerView *self, KmSession *session)
 				G_CONNECT_SWAPPED);
 	update_subtitle(self);
 	update_capacity(self);
+	_km_player_view_init_backup(self);
 }
 
 GtkWidget *km_player_view_new(KmSession *session)
@@ -225,6 +226,9 @@ static void km_player_view_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	if (self->transfers)
 		km_transfer_panel_cancel_all(self->transfers);
+	/* changes held for the backup offer: they run now (cancelled) and let go of the session */
+	if (self->session)
+		km_session_release_changes(self->session);
 	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_PLAYER_VIEW);
 	km_widget_unparent_children(GTK_WIDGET(self));
 	g_clear_object(&self->settings);
@@ -278,6 +282,7 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
 	_km_player_view_class_init_actions(widget_class);
 	_km_player_view_class_init_playlists(widget_class);
+	_km_player_view_class_init_backup(widget_class);
 }
 
 static void km_player_view_init(KmPlayerView *self)

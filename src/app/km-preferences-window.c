@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-preferences-window.c - the preferences window. A mistyped template is
+ * km-preferences-window.c - the preferences window (the backup folder is
+ * chosen here, once, or left at its default). A mistyped template is
  * reported by the export that uses it (the widgets do not call the library,
  * where templates are parsed).
  */
@@ -8,12 +9,17 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "km-app-util.h"
+#include "km-file-chooser.h"
 #include "km-preferences-window.h"
 
 struct _KmPreferencesWindow {
 	AdwPreferencesWindow parent_instance;
 	GtkSwitch *duplicates_switch;
 	AdwEntryRow *template_row;
+	AdwActionRow *backup_folder_row;
 	GSettings *settings;
 };
 
@@ -23,6 +29,28 @@ static void on_template_apply(KmPreferencesWindow *self)
 {
 	g_settings_set_string(self->settings, "export-template",
 			      gtk_editable_get_text(GTK_EDITABLE(self->template_row)));
+}
+
+static void show_backup_folder(KmPreferencesWindow *self)
+{
+	g_autofree char *folder = km_backup_folder(self->settings);
+
+	adw_action_row_set_subtitle(self->backup_folder_row, folder);
+}
+
+static void on_backup_folder_chosen(GObject *owner, GPtrArray *files)
+{
+	KmPreferencesWindow *self = KM_PREFERENCES_WINDOW(owner);
+	g_autofree char *path = g_file_get_path(files->pdata[0]);
+
+	if (path && self->settings)
+		g_settings_set_string(self->settings, "backup-folder", path);
+}
+
+static void on_choose_backup_folder(KmPreferencesWindow *self)
+{
+	km_choose_files(GTK_WIDGET(self), _("Choose the Backup Folder"), _("_Choose"), TRUE,
+			FALSE, on_backup_folder_chosen);
 }
 
 static void km_preferences_window_dispose(GObject *object)
@@ -44,7 +72,10 @@ static void km_preferences_window_class_init(KmPreferencesWindowClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
 					     duplicates_switch);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, template_row);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
+					     backup_folder_row);
 	gtk_widget_class_bind_template_callback(widget_class, on_template_apply);
+	gtk_widget_class_bind_template_callback(widget_class, on_choose_backup_folder);
 }
 
 static void km_preferences_window_init(KmPreferencesWindow *self)
@@ -57,6 +88,9 @@ static void km_preferences_window_init(KmPreferencesWindow *self)
 			G_SETTINGS_BIND_DEFAULT);
 	template = g_settings_get_string(self->settings, "export-template");
 	gtk_editable_set_text(GTK_EDITABLE(self->template_row), template);
+	g_signal_connect_object(self->settings, "changed::backup-folder",
+				G_CALLBACK(show_backup_folder), self, G_CONNECT_SWAPPED);
+	show_backup_folder(self);
 }
 
 GtkWidget *km_preferences_window_new(GtkWindow *parent)

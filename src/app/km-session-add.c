@@ -329,9 +329,9 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 	}
 	add->flags = flags;
 	add->batch = g_ptr_array_new();
-	km_session_queue(session, add_run, TRUE, add, add_job_free, progress,
-			 progress_data, progress_notify, cancellable, callback, user_data,
-			 km_session_add_files_async);
+	km_session_queue(session, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, add,
+			 add_job_free, progress, progress_data, progress_notify, cancellable,
+			 callback, user_data, km_session_add_files_async);
 }
 
 KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error)

@@ -58,8 +58,9 @@ static void queue_edit(KmSession *session, KmJobFunc run, Edit *edit,
 		       GCancellable *cancellable, GAsyncReadyCallback callback,
 		       gpointer user_data)
 {
-	km_session_queue(session, run, TRUE, edit, edit_free, NULL, NULL, NULL, cancellable,
-			 callback, user_data, km_session_edit_finish);
+	km_session_queue(session, run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, edit, edit_free,
+			 NULL, NULL, NULL, cancellable, callback, user_data,
+			 km_session_edit_finish);
 }
 
 gboolean km_session_edit_finish(KmSession *session, GAsyncResult *result, GError **error)
@@ -198,7 +199,8 @@ void km_session_playlist_create_async(KmSession *session, const char *name,
 	g_return_if_fail(KM_IS_SESSION(session));
 	edit = edit_new(NULL, 0);
 	edit->name = g_strdup(name);
-	km_session_queue(session, playlist_create_run, TRUE, edit, edit_free, NULL, NULL, NULL,
+	km_session_queue(session, playlist_create_run,
+			 KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, edit, edit_free, NULL, NULL, NULL,
 			 cancellable, callback, user_data, km_session_playlist_create_async);
 }
 
@@ -391,8 +393,11 @@ void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *
 			     GAsyncReadyCallback callback, gpointer user_data)
 {
 	g_return_if_fail(KM_IS_SESSION(session));
-	km_session_queue(session, verify_run, TRUE, GINT_TO_POINTER(repair), NULL, NULL, NULL,
-			 NULL, cancellable, callback, user_data, km_session_verify_async);
+	/* a repair writes: held like any change */
+	km_session_queue(session, verify_run,
+			 KM_JOB_NEEDS_LIBRARY | (repair ? KM_JOB_CHANGES : KM_JOB_NONE),
+			 GINT_TO_POINTER(repair), NULL, NULL, NULL, NULL, cancellable, callback,
+			 user_data, km_session_verify_async);
 }
 
 KmVerifyReport *km_session_verify_finish(KmSession *session, GAsyncResult *result,

@@ -212,9 +212,9 @@ void km_session_export_async(KmSession *session, const guint32 *fids, guint n_fi
 		g_array_append_vals(export->fids, fids, n_fids);
 	export->folder = g_file_get_path(folder);
 	export->template = g_strdup(template);
-	km_session_queue(session, export_run, TRUE, export, export_job_free, progress,
-			 progress_data, progress_notify, cancellable, callback, user_data,
-			 km_session_export_async);
+	km_session_queue(session, export_run, KM_JOB_NEEDS_LIBRARY, export, export_job_free,
+			 progress, progress_data, progress_notify, cancellable, callback,
+			 user_data, km_session_export_async);
 }
 
 KmReport *km_session_export_finish(KmSession *session, GAsyncResult *result, GError **error)

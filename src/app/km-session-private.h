@@ -18,6 +18,12 @@
 G_BEGIN_DECLS
 
 typedef struct _KmJob KmJob;
+
+typedef enum {
+	KM_JOB_NONE = 0,
+	KM_JOB_NEEDS_LIBRARY = 1 << 0,	/* fail at once unless the library is open */
+	KM_JOB_CHANGES = 1 << 1,	/* changes the player: held by km_session_hold_changes() */
+} KmJobFlags;
 /* On the worker: do the job and return its result through job->task. */
 typedef void (*KmJobFunc)(KmJob *job);
 
@@ -25,7 +31,7 @@ struct _KmJob {
 	KmSession *session;	/* not a reference: the task holds one */
 	GTask *task;
 	KmJobFunc run;
-	gboolean needs_library;	/* fail at once unless open (every job but open and close) */
+	KmJobFlags flags;
 	gpointer data;
 	GDestroyNotify free_data;
 	KmProgressMerger *progress;	/* NULL without a progress callback */
@@ -49,7 +55,9 @@ typedef struct {
 	const KmSessionSourceFuncs *funcs;
 	gpointer source;
 	gboolean source_open;
+	const struct omfs_blockdev *dev;	/* the whole disk, while the source is open */
 	KmLibrary *lib;
+	gboolean incomplete;	/* a restore did not finish: no library until one does */
 	gboolean failed;
 	GError *fail_error;	/* why, until `failed` is posted at the job's end */
 	KmJob *job;		/* the job running */
@@ -59,6 +67,7 @@ typedef struct {
 struct _KmSession {
 	GObject parent_instance;
 	char *name;
+	char *serial;
 	GMainContext *context;
 
 	/* main */
@@ -69,6 +78,9 @@ struct _KmSession {
 	GListStore *tracks;
 	GListStore *playlists;
 	GHashTable *track_by_fid;	/* fid -> KmTrack in tracks */
+	gboolean incomplete;
+	gboolean holding_changes;
+	GQueue held;		/* KmJob* that change the player, waiting for the release */
 
 	GAsyncQueue *queue;	/* KmJob*, then the stop sentinel */
 	KmWorker worker;
@@ -89,11 +101,15 @@ void km_session_post_state(KmSession *session, KmSessionState state, const GErro
 			   KmReport *report);
 /* On the main context: emit `failed`. */
 void km_session_emit_failed(KmSession *session, const GError *error, KmReport *report);
+/* From km_session_queue(): hold job, a change (km-session-guard.c). */
+void km_session_hold_job(KmSession *session, KmJob *job);
+/* From the worker: the incomplete property (and, when TRUE, empty lists). */
+void km_session_post_incomplete(KmSession *session, gboolean incomplete);
 /* On the worker: close the library and the source, whatever their state (a failed one: let go). */
 void km_worker_shutdown(KmSession *session);
 
 /* Queue a job (main context); data is freed with free_data on the main context. */
-void km_session_queue(KmSession *session, KmJobFunc run, gboolean needs_library,
+void km_session_queue(KmSession *session, KmJobFunc run, KmJobFlags flags,
 		      gpointer data, GDestroyNotify free_data, KmProgressCallback progress,
 		      gpointer progress_data, GDestroyNotify progress_notify,
 		      GCancellable *cancellable, GAsyncReadyCallback callback,

@@ -292,6 +292,7 @@ static void open_run(KmJob *job)
 	dev = worker->funcs->open(worker->source, session, km_job_cancellable(job), &error);
 	if (dev) {
 		worker->source_open = TRUE;
+		worker->dev = dev;
 		worker->lib = km_library_open(dev, &options, &error);
 	}
 	if (!worker->lib) {
@@ -314,7 +315,7 @@ void km_session_open_async(KmSession *session, KmProgressCallback progress,
 	g_return_if_fail(KM_IS_SESSION(session));
 	if (session->state == KM_SESSION_STATE_NEW)
 		km_session_set_state(session, KM_SESSION_STATE_OPENING);
-	km_session_queue(session, open_run, FALSE, NULL, NULL, progress, progress_data,
+	km_session_queue(session, open_run, KM_JOB_NONE, NULL, NULL, progress, progress_data,
 			 progress_notify, cancellable, callback, user_data,
 			 km_session_open_async);
 }
@@ -334,6 +335,7 @@ static void close_run(KmJob *job)
 	gboolean ok = worker_release(worker, &error);
 
 	worker->failed = FALSE;
+	worker->incomplete = FALSE;
 	km_session_post_state(session, KM_SESSION_STATE_CLOSED, NULL, NULL);
 	if (ok)
 		km_job_return_boolean(job, TRUE);
@@ -345,7 +347,9 @@ void km_session_close_async(KmSession *session, GCancellable *cancellable,
 			    GAsyncReadyCallback callback, gpointer user_data)
 {
 	g_return_if_fail(KM_IS_SESSION(session));
-	km_session_queue(session, close_run, FALSE, NULL, NULL, NULL, NULL, NULL, cancellable,
+	/* the changes held were asked for first: they run (or fail) before the close */
+	km_session_release_changes(session);
+	km_session_queue(session, close_run, KM_JOB_NONE, NULL, NULL, NULL, NULL, NULL, cancellable,
 			 callback, user_data, km_session_close_async);
 }
 

@@ -36,11 +36,13 @@ enum {
 	PROP_TOTAL_BYTES,
 	PROP_FREE_BYTES,
 	PROP_USED_BYTES,
+	PROP_INCOMPLETE,
 	N_PROPS
 };
 
 enum {
 	SIGNAL_FAILED,
+	SIGNAL_CHANGES_HELD,
 	N_SIGNALS
 };
 
@@ -155,6 +157,12 @@ static gboolean worker_check_usable(KmWorker *worker, GError **error)
 			    _("The player failed earlier: close it and open it again"));
 		return FALSE;
 	}
+	if (!worker->lib && worker->incomplete) {
+		g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_INCOMPLETE,
+			    _("A restore did not finish: the player cannot be read until a "
+			      "restore of a backup finishes"));
+		return FALSE;
+	}
 	if (!worker->lib) {
 		g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_NOT_OPEN,
 			    _("The player is not open"));
@@ -217,7 +225,7 @@ static void run_job(KmSession *session, KmJob *job)
 
 	worker->job = job;
 	if (g_cancellable_set_error_if_cancelled(km_job_cancellable(job), &error) ||
-	    (job->needs_library && !worker_check_usable(worker, &error)))
+	    ((job->flags & KM_JOB_NEEDS_LIBRARY) && !worker_check_usable(worker, &error)))
 		km_job_return_error(job, error);
 	else
 		job->run(job);
@@ -263,7 +271,7 @@ static void job_free(gpointer data)
 	g_free(job);
 }
 
-void km_session_queue(KmSession *session, KmJobFunc run, gboolean needs_library,
+void km_session_queue(KmSession *session, KmJobFunc run, KmJobFlags flags,
 		      gpointer data, GDestroyNotify free_data, KmProgressCallback progress,
 		      gpointer progress_data, GDestroyNotify progress_notify,
 		      GCancellable *cancellable, GAsyncReadyCallback callback,
@@ -277,7 +285,7 @@ void km_session_queue(KmSession *session, KmJobFunc run, gboolean needs_library,
 	/* The worker decides: an edit committed before the cancel is a success. */
 	g_task_set_check_cancellable(job->task, FALSE);
 	job->run = run;
-	job->needs_library = needs_library;
+	job->flags = flags;
 	job->data = data;
 	job->free_data = free_data;
 	if (progress)
@@ -289,7 +297,11 @@ void km_session_queue(KmSession *session, KmJobFunc run, gboolean needs_library,
 	g_task_set_task_data(job->task, job, job_free);
 	if (session->n_jobs++ == 0)
 		g_object_notify_by_pspec(G_OBJECT(session), props[PROP_BUSY]);
-	g_async_queue_push(session->queue, job);
+	if (!(flags & KM_JOB_CHANGES) || !session->holding_changes) {
+		g_async_queue_push(session->queue, job);
+		return;
+	}
+	km_session_hold_job(session, job);
 }
 
 gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
@@ -350,6 +362,9 @@ static void km_session_get_property(GObject *object, guint prop_id, GValue *valu
 	case PROP_USED_BYTES:
 		g_value_set_uint64(value, km_session_get_used_bytes(session));
 		break;
+	case PROP_INCOMPLETE:
+		g_value_set_boolean(value, session->incomplete);
+		break;
 	default:
 		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
 	}
@@ -370,6 +385,7 @@ static void km_session_finalize(GObject *object)
 	g_object_unref(session->playlists);
 	g_main_context_unref(session->context);
 	g_free(session->name);
+	g_free(session->serial);
 	G_OBJECT_CLASS(km_session_parent_class)->finalize(object);
 }
 
@@ -391,11 +407,15 @@ static void km_session_class_init(KmSessionClass *klass)
 						     0, flags);
 	props[PROP_USED_BYTES] = g_param_spec_uint64("used-bytes", NULL, NULL, 0, G_MAXUINT64,
 						     0, flags);
+	props[PROP_INCOMPLETE] = g_param_spec_boolean("incomplete", NULL, NULL, FALSE, flags);
 	g_object_class_install_properties(object_class, N_PROPS, props);
 
 	signals[SIGNAL_FAILED] = g_signal_new("failed", G_TYPE_FROM_CLASS(klass),
 					      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
 					      G_TYPE_NONE, 2, G_TYPE_ERROR, KM_TYPE_REPORT);
+	signals[SIGNAL_CHANGES_HELD] = g_signal_new("changes-held", G_TYPE_FROM_CLASS(klass),
+						    G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+						    G_TYPE_NONE, 0);
 }
 
 static void km_session_init(KmSession *session)

@@ -38,9 +38,12 @@
  *   total-bytes   guint64  size of the music partition's filesystem
  *   free-bytes    guint64  free space on it
  *   used-bytes    guint64  total - free
+ *   incomplete    gboolean a restore did not finish: the player cannot be read
+ *                 until a restore does (km-session-backup.h)
  * Signals:
  *   failed (GError *error, KmReport *report)  the device failed; report is the
  *       running job's (what was and was not copied) or NULL
+ *   changes-held ()  the first change was held (km_session_hold_changes())
  */
 #ifndef KM_SESSION_H
 #define KM_SESSION_H
@@ -61,6 +64,7 @@ typedef enum {
 	KM_SESSION_ERROR_NOT_OPEN,	/* a job before open, or after close */
 	KM_SESSION_ERROR_FAILED,	/* the device failed earlier: close the session */
 	KM_SESSION_ERROR_FULL,		/* the next file does not fit in the free space */
+	KM_SESSION_ERROR_INCOMPLETE,	/* a restore did not finish: restore again */
 } KmSessionError;
 /* Library, import and export errors keep their own domains (km-library.h…). */
 
@@ -110,6 +114,15 @@ KmSession *km_session_new_for_usb(guint8 bus, guint8 address);
 /* Other sources (tests): km-session-source.h. */
 
 const char *km_session_get_name(KmSession *session);
+/*
+ * The player's serial number, or NULL when it has none worth the name (the
+ * demo, an image, every Karma seen so far: all zeros). Set it (on the main
+ * context, before opening) when the device tells it.
+ */
+const char *km_session_get_serial(KmSession *session);
+void km_session_set_serial(KmSession *session, const char *serial);
+/* What tells this player from others: the serial, else the name. */
+const char *km_session_get_player_id(KmSession *session);
 KmSessionState km_session_get_state(KmSession *session);
 gboolean km_session_is_busy(KmSession *session);
 guint64 km_session_get_total_bytes(KmSession *session);
@@ -252,6 +265,17 @@ void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *
 			     GAsyncReadyCallback callback, gpointer user_data);
 KmVerifyReport *km_session_verify_finish(KmSession *session, GAsyncResult *result,
 					 GError **error);
+
+/*
+ * Hold the jobs that change the player (add, remove, tags, playlists,
+ * verify with repair): from now on they wait, in order, and the first one
+ * emits `changes-held`; the window then offers a backup. Other jobs (a
+ * backup, an export) run meanwhile. Release lets the held jobs run, after
+ * the jobs queued before the release; closing releases them first.
+ */
+void km_session_hold_changes(KmSession *session);
+void km_session_release_changes(KmSession *session);
+gboolean km_session_is_holding_changes(KmSession *session);
 
 G_END_DECLS
 

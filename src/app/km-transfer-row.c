@@ -93,16 +93,12 @@ static char *summary_text(KmReport *report, const GError *error)
 	return g_steal_pointer(&counts);
 }
 
-void km_transfer_row_finish(KmTransferRow *self, KmReport *report, const GError *error)
+/* The job ended: summary in the status line, report's problems below it. */
+static void finish(KmTransferRow *self, const char *summary, KmReport *report,
+		   const GError *error)
 {
-	g_autofree char *summary = NULL;
-
-	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
 	self->running = FALSE;
 	self->pending = 0;
-	if (report && !error)
-		error = report->error;
-	summary = summary_text(report, error);
 	gtk_label_set_text(GTK_LABEL(self->status), summary);
 	gtk_widget_set_visible(self->file_bar, FALSE);
 	gtk_widget_set_visible(self->job_bar, FALSE);
@@ -120,6 +116,27 @@ void km_transfer_row_finish(KmTransferRow *self, KmReport *report, const GError 
 	if (error && !km_error_is_cancelled(error))
 		gtk_widget_add_css_class(self->status, "error");
 	g_signal_emit(self, signals[SIGNAL_CHANGED], 0);
+}
+
+void km_transfer_row_finish(KmTransferRow *self, KmReport *report, const GError *error)
+{
+	g_autofree char *summary = NULL;
+
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	if (report && !error)
+		error = report->error;
+	summary = summary_text(report, error);
+	finish(self, summary, report, error);
+}
+
+void km_transfer_row_finish_text(KmTransferRow *self, const char *text, const GError *error)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	if (error && km_error_is_cancelled(error))
+		text = _("Cancelled");
+	else if (error)
+		text = error->message;
+	finish(self, text, NULL, error);
 }
 
 static void on_cancel_clicked(KmTransferRow *self)

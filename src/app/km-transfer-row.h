@@ -27,6 +27,8 @@ GCancellable *const *km_transfer_row_get_item_cancellables(KmTransferRow *self);
 void km_transfer_row_update(KmTransferRow *self, const KmProgress *progress);
 /* The job ended: report (may be NULL) and error (may be NULL) say how. */
 void km_transfer_row_finish(KmTransferRow *self, KmReport *report, const GError *error);
+/* A job without a report (a backup, a restore) ended: text says what it did, or error why not. */
+void km_transfer_row_finish_text(KmTransferRow *self, const char *text, const GError *error);
 gboolean km_transfer_row_is_running(KmTransferRow *self);
 /* Bytes still to copy, as far as known. */
 guint64 km_transfer_row_get_pending_bytes(KmTransferRow *self);

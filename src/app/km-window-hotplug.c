@@ -44,6 +44,8 @@ static void on_player_seen(KmWindow *self, KmPlayerInfo *info)
 		return;
 	self->hotplug_path = g_strdup(km_player_info_get_sysfs_path(info));
 	session = session_for_player(info);
+	/* which player it is, for the backup offered once per player */
+	km_session_set_serial(session, km_player_info_get_serial(info));
 	km_window_open_session(self, session);
 }
 

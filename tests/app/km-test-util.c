@@ -2,6 +2,8 @@
 /*
  * km-test-util.c - helpers of the GUI tests.
  */
+#include "config.h"
+
 #include "km-test-util.h"
 
 #include <glib/gstdio.h>
@@ -30,16 +32,41 @@ char *km_test_make_image(guint n)
 	return path;
 }
 
-KmWindow *km_test_open_window(const char *image)
+void km_test_mark_backup_offered(KmSession *session)
+{
+	g_autoptr(GSettings) settings = g_settings_new(APP_ID);
+	g_auto(GStrv) ids = g_settings_get_strv(settings, "offered-backup-serials");
+	g_autoptr(GStrvBuilder) builder = g_strv_builder_new();
+	g_auto(GStrv) updated = NULL;
+
+	g_strv_builder_addv(builder, (const char **)ids);
+	g_strv_builder_add(builder, km_session_get_player_id(session));
+	updated = g_strv_builder_end(builder);
+	g_settings_set_strv(settings, "offered-backup-serials", (const char *const *)updated);
+}
+
+static KmWindow *open_window(const char *image, gboolean offered)
 {
 	KmWindow *win = g_object_ref(km_window_new(NULL));
 	g_autoptr(KmSession) session = km_session_new_for_path(image);
 
+	if (offered)
+		km_test_mark_backup_offered(session);
 	gtk_window_set_default_size(GTK_WINDOW(win), 1200, 720);
 	gtk_window_present(GTK_WINDOW(win));
 	km_window_open_session(win, session);
 	km_test_wait_until(km_window_get_player_view(win) != NULL);
 	return win;
+}
+
+KmWindow *km_test_open_window(const char *image)
+{
+	return open_window(image, TRUE);
+}
+
+KmWindow *km_test_open_window_offering(const char *image)
+{
+	return open_window(image, FALSE);
 }
 
 void km_test_close_window(KmWindow *win)

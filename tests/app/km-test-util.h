@@ -28,8 +28,16 @@ G_BEGIN_DECLS
 void km_test_init(int *argc, char ***argv);
 /* A new demo image with n tracks (path to free). */
 char *km_test_make_image(guint n);
-/* A presented window with image open in its player view (a new reference). */
+/*
+ * A presented window with image open in its player view (a new reference),
+ * the player marked as already offered a backup (km_test_mark_backup_offered),
+ * so that its changes run at once.
+ */
 KmWindow *km_test_open_window(const char *image);
+/* The same, without the mark: the first change brings the backup offer. */
+KmWindow *km_test_open_window_offering(const char *image);
+/* Records session's player as offered a backup already (the GSettings key). */
+void km_test_mark_backup_offered(KmSession *session);
 /* Destroys the window and asserts that it is finalized. */
 void km_test_close_window(KmWindow *win);
 KmPlayerView *km_test_player_view(KmWindow *win);

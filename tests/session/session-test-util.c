@@ -306,25 +306,22 @@ struct _SuGate {
 	const struct omfs_blockdev *inner;
 	GMutex lock;
 	GCond cond;
-	guint64 written;
+	guint64 written, read;
 	guint64 stop_at;	/* 0: not armed */
+	gboolean on_reads;	/* armed on the bytes read, not written */
 	gboolean waiting;
 };
 
-static int gate_read(void *ctx, uint64_t offset, void *buf, size_t len)
+/* Count len bytes read or written; once armed and past stop_at, wait for the release. */
+static void gate_pass(SuGate *gate, gboolean reading, size_t len)
 {
-	SuGate *gate = ctx;
-
-	return gate->inner->read(gate->inner->ctx, offset, buf, len);
-}
-
-static int gate_write(void *ctx, uint64_t offset, const void *buf, size_t len)
-{
-	SuGate *gate = ctx;
-
 	g_mutex_lock(&gate->lock);
-	gate->written += len;
-	if (gate->stop_at && gate->written >= gate->stop_at) {
+	if (reading)
+		gate->read += len;
+	else
+		gate->written += len;
+	if (gate->stop_at && gate->on_reads == reading &&
+	    (reading ? gate->read : gate->written) >= gate->stop_at) {
 		gate->waiting = TRUE;
 		g_cond_broadcast(&gate->cond);
 		while (gate->stop_at)
@@ -332,6 +329,21 @@ static int gate_write(void *ctx, uint64_t offset, const void *buf, size_t len)
 		gate->waiting = FALSE;
 	}
 	g_mutex_unlock(&gate->lock);
+}
+
+static int gate_read(void *ctx, uint64_t offset, void *buf, size_t len)
+{
+	SuGate *gate = ctx;
+
+	gate_pass(gate, TRUE, len);
+	return gate->inner->read(gate->inner->ctx, offset, buf, len);
+}
+
+static int gate_write(void *ctx, uint64_t offset, const void *buf, size_t len)
+{
+	SuGate *gate = ctx;
+
+	gate_pass(gate, FALSE, len);
 	return gate->inner->write(gate->inner->ctx, offset, buf, len);
 }
 
@@ -399,7 +411,16 @@ KmSession *su_gate_session(const char *image, SuGate **out)
 void su_gate_arm(SuGate *gate, guint64 bytes)
 {
 	g_mutex_lock(&gate->lock);
+	gate->on_reads = FALSE;
 	gate->stop_at = gate->written + bytes;
+	g_mutex_unlock(&gate->lock);
+}
+
+void su_gate_arm_reads(SuGate *gate, guint64 bytes)
+{
+	g_mutex_lock(&gate->lock);
+	gate->on_reads = TRUE;
+	gate->stop_at = gate->read + bytes;
 	g_mutex_unlock(&gate->lock);
 }
 

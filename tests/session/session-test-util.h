@@ -65,6 +65,8 @@ typedef struct _SuGate SuGate;
 KmSession *su_gate_session(const char *image, SuGate **gate);
 /* Stop in the write that passes bytes more bytes written from now. */
 void su_gate_arm(SuGate *gate, guint64 bytes);
+/* The same, on the bytes read. */
+void su_gate_arm_reads(SuGate *gate, guint64 bytes);
 /* Iterate the main context until the worker waits at the gate. */
 void su_gate_wait(SuGate *gate);
 void su_gate_release(SuGate *gate);
