@@ -153,17 +153,20 @@ static void on_removed(GObject *source, GAsyncResult *result, gpointer data)
 		km_widget_toast(GTK_WIDGET(self), error->message);
 }
 
-static void on_delete_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void remove_tracks(KmPlayerView *self, GArray *fids)
 {
-	KmPlayerView *self = KM_PLAYER_VIEW(data);
-	GArray *fids = g_object_get_data(G_OBJECT(dialog), "km-fids");
-
-	if (g_str_equal(response, "delete") && !self->closing)
+	if (!self->closing)
 		km_session_remove_async(self->session, (guint32 *)(void *)fids->data, fids->len,
 					self->cancellable, on_removed, g_object_ref(self));
 }
 
-static void delete_tracks(KmPlayerView *self, GPtrArray *tracks)
+static void on_delete_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+{
+	if (g_str_equal(response, "delete"))
+		remove_tracks(KM_PLAYER_VIEW(data), g_object_get_data(G_OBJECT(dialog), "km-fids"));
+}
+
+static void confirm_delete(KmPlayerView *self, GPtrArray *tracks)
 {
 	GtkWidget *dialog;
 	g_autofree char *heading = NULL;
@@ -195,10 +198,15 @@ static void delete_action(GtkWidget *widget, const char *name, GVariant *param)
 
 	if (tracks->len == 0)
 		return;
-	if (km_playlist_sidebar_get_selected(self->sidebar))
+	if (km_playlist_sidebar_get_selected(self->sidebar)) {
 		_km_player_view_remove_from_playlist(self, tracks);
-	else
-		delete_tracks(self, tracks);
+	} else if (g_settings_get_boolean(self->settings, "confirm-delete")) {
+		confirm_delete(self, tracks);
+	} else {
+		g_autoptr(GArray) fids = km_fid_list_new_for_tracks(tracks);
+
+		remove_tracks(self, fids);
+	}
 }
 
 static void search_action(GtkWidget *widget, const char *name, GVariant *param)

@@ -18,6 +18,7 @@
 struct _KmPreferencesWindow {
 	AdwPreferencesWindow parent_instance;
 	GtkSwitch *duplicates_switch;
+	GtkSwitch *confirm_delete_switch;
 	AdwEntryRow *template_row;
 	AdwActionRow *backup_folder_row;
 	GSettings *settings;
@@ -71,6 +72,8 @@ static void km_preferences_window_class_init(KmPreferencesWindowClass *klass)
 		widget_class, "/io/github/karmamanager/KarmaManager/ui/km-preferences-window.ui");
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
 					     duplicates_switch);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
+					     confirm_delete_switch);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, template_row);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
 					     backup_folder_row);
@@ -85,6 +88,8 @@ static void km_preferences_window_init(KmPreferencesWindow *self)
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->settings = g_settings_new(APP_ID);
 	g_settings_bind(self->settings, "copy-duplicates", self->duplicates_switch, "active",
+			G_SETTINGS_BIND_DEFAULT);
+	g_settings_bind(self->settings, "confirm-delete", self->confirm_delete_switch, "active",
 			G_SETTINGS_BIND_DEFAULT);
 	template = g_settings_get_string(self->settings, "export-template");
 	gtk_editable_set_text(GTK_EDITABLE(self->template_row), template);

@@ -184,18 +184,33 @@ static gboolean has_title(KmSession *session, const char *title)
 	return FALSE;
 }
 
-static GtkEditable *find_entry_row(GtkWidget *widget, const char *title)
+/* The first row of type (an AdwPreferencesRow) below widget with this title, or NULL. */
+static GtkWidget *find_row(GtkWidget *widget, GType type, const char *title)
 {
-	if (ADW_IS_ENTRY_ROW(widget) &&
+	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type) &&
 	    g_str_equal(adw_preferences_row_get_title(ADW_PREFERENCES_ROW(widget)), title))
-		return GTK_EDITABLE(widget);
+		return widget;
 	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkEditable *found = find_entry_row(c, title);
+		GtkWidget *found = find_row(c, type, title);
 
 		if (found)
 			return found;
 	}
 	return NULL;
+}
+
+static GtkEditable *find_entry_row(GtkWidget *widget, const char *title)
+{
+	return GTK_EDITABLE(find_row(widget, ADW_TYPE_ENTRY_ROW, title));
+}
+
+/* The switch of the action row with this title. */
+static GtkSwitch *find_switch_row(GtkWidget *widget, const char *title)
+{
+	GtkWidget *row = find_row(widget, ADW_TYPE_ACTION_ROW, title);
+
+	g_assert_nonnull(row);
+	return GTK_SWITCH(adw_action_row_get_activatable_widget(ADW_ACTION_ROW(row)));
 }
 
 static void test_edit_title(gconstpointer image)
@@ -228,19 +243,6 @@ static void test_edit_title(gconstpointer image)
 	win = km_test_open_window(image);
 	g_assert_true(has_title(km_test_session(win), new_title));
 	km_test_close_window(win);
-}
-
-static GtkWidget *find_type(GtkWidget *widget, GType type)
-{
-	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type))
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_type(c, type);
-
-		if (found)
-			return found;
-	}
-	return NULL;
 }
 
 /* Whether the session's current version of each of tracks has this genre. */
@@ -291,7 +293,8 @@ static void test_preferences(void)
 {
 	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
 	GtkWidget *prefs = g_object_ref(km_preferences_window_new(NULL));
-	GtkWidget *sw = find_type(prefs, GTK_TYPE_SWITCH);
+	GtkSwitch *sw = find_switch_row(prefs, "Copy _Duplicates");
+	GtkSwitch *confirm = find_switch_row(prefs, "_Ask Before Deleting");
 	GtkEditable *row = find_entry_row(prefs, "_File Names");
 	g_autofree char *template = NULL;
 
@@ -300,13 +303,24 @@ static void test_preferences(void)
 	g_assert_nonnull(row);
 	g_assert_cmpstr(gtk_editable_get_text(row), ==, "%a/%s/%n %t.%c");
 	g_assert_false(g_settings_get_boolean(settings, "copy-duplicates"));
-	gtk_switch_set_active(GTK_SWITCH(sw), TRUE);
+	gtk_switch_set_active(sw, TRUE);
 	g_assert_true(g_settings_get_boolean(settings, "copy-duplicates"));
+	/* confirm-delete: on by default, the switch shows the key and sets it */
+	g_assert_true(GTK_IS_SWITCH(confirm));
+	g_assert_true(g_settings_get_boolean(settings, "confirm-delete"));
+	g_assert_true(gtk_switch_get_active(confirm));
+	g_settings_set_boolean(settings, "confirm-delete", FALSE);
+	g_assert_false(gtk_switch_get_active(confirm));
+	gtk_switch_set_active(confirm, TRUE);
+	g_assert_true(g_settings_get_boolean(settings, "confirm-delete"));
+	gtk_switch_set_active(confirm, FALSE);
+	g_assert_false(g_settings_get_boolean(settings, "confirm-delete"));
 	gtk_editable_set_text(row, "%a - %t.%c");
 	g_signal_emit_by_name(row, "apply");
 	template = g_settings_get_string(settings, "export-template");
 	g_assert_cmpstr(template, ==, "%a - %t.%c");
 	g_settings_reset(settings, "copy-duplicates");
+	g_settings_reset(settings, "confirm-delete");
 	g_settings_reset(settings, "export-template");
 	gtk_window_destroy(GTK_WINDOW(prefs));
 	g_assert_finalize_object(prefs);

@@ -3,7 +3,7 @@
  * test-transfers.c - changing the player from the window, end to end through
  * the real session worker: files dropped on the library (GdkFileList on the
  * real GtkDropTarget), export to a folder, drag out, delete with its
- * confirmation, playlists, eject.
+ * confirmation and without it (the confirm-delete key), playlists, eject.
  */
 #include "km-test-util.h"
 
@@ -316,6 +316,30 @@ static void test_delete(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* With confirm-delete off, Delete removes the selected track at once, no dialog. */
+static void test_delete_unconfirmed(gconstpointer image)
+{
+	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	g_autoptr(KmTrack) track = NULL;
+	guint before = n_tracks(win), pos;
+
+	g_settings_set_boolean(settings, "confirm-delete", FALSE);
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	pos = km_test_first_track_row(pv);
+	track = km_test_row_track(pv, pos);
+	km_test_select(pv, pos);
+	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
+	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	km_test_wait_until(n_tracks(win) == before - 1);
+	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(track)));
+	assert_verifies_clean(win);
+	g_settings_reset(settings, "confirm-delete");
+	km_test_close_window(win);
+}
+
 static KmPlaylistItem *playlist_named(KmWindow *win, const char *name)
 {
 	GListModel *lists = km_session_get_playlists(km_test_session(win));
@@ -412,6 +436,7 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/transfers/export", image, test_export);
 	g_test_add_data_func("/app/transfers/drag-out", image, test_drag_out);
 	g_test_add_data_func("/app/edit/delete", image, test_delete);
+	g_test_add_data_func("/app/edit/delete-unconfirmed", image, test_delete_unconfirmed);
 	g_test_add_data_func("/app/edit/playlists", image, test_playlists);
 	return g_test_run();
 }
