@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "km-library-columns.h"
@@ -124,6 +126,16 @@ static int compare_strings(const char *a, const char *b)
 	return g_utf8_collate(a, b);
 }
 
+/* As compare_strings() on the titles, with the keys each track made once. */
+static int compare_titles(KmTrack *a, KmTrack *b)
+{
+	gboolean ea = !*km_track_get_title(a), eb = !*km_track_get_title(b);
+
+	if (ea || eb)
+		return ea - eb;
+	return strcmp(km_track_get_title_sort_key(a), km_track_get_title_sort_key(b));
+}
+
 static int compare_items(gconstpointer ca, gconstpointer cb, gpointer user_data)
 {
 	KmColumn column = GPOINTER_TO_UINT(user_data);
@@ -134,6 +146,8 @@ static int compare_items(gconstpointer ca, gconstpointer cb, gpointer user_data)
 		return compare_strings(km_library_group_get_name(a), km_library_group_get_name(b));
 	if (!KM_IS_TRACK(a) || !KM_IS_TRACK(b))
 		return 0;
+	if (column == KM_COLUMN_TITLE)
+		return compare_titles(a, b);
 	if (km_column_is_numeric(column)) {
 		guint64 na = column_number(column, a), nb = column_number(column, b);
 

@@ -10,7 +10,6 @@
 
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "km-library-group.h"
@@ -57,7 +56,12 @@ static int compare_tracks(gconstpointer a, gconstpointer b, gpointer user_data)
 
 	if (na != nb)
 		return na < nb ? -1 : 1;
-	return g_utf8_collate(km_track_get_title(ta), km_track_get_title(tb));
+	return strcmp(km_track_get_title_sort_key(ta), km_track_get_title_sort_key(tb));
+}
+
+static int compare_track_pointers(gconstpointer a, gconstpointer b)
+{
+	return compare_tracks(*(KmTrack *const *)a, *(KmTrack *const *)b, NULL);
 }
 
 /* The group with key in table, made (and put in parent, in name order) when absent. */
@@ -86,39 +90,6 @@ static char *album_key(const char *artist, const char *album)
 			       group_key(album));
 }
 
-/* A track with its sort keys read once (the getters parse the properties each time). */
-typedef struct {
-	guint number;
-	char *title_key;
-	KmTrack *track;
-} SortEntry;
-
-static int compare_entries(gconstpointer a, gconstpointer b)
-{
-	const SortEntry *ea = a, *eb = b;
-
-	if (ea->number != eb->number)
-		return ea->number < eb->number ? -1 : 1;
-	return strcmp(ea->title_key, eb->title_key);
-}
-
-/* Sorts tracks as compare_tracks() does, reading each one's keys once. */
-static void sort_tracks(GPtrArray *tracks)
-{
-	g_autofree SortEntry *entries = g_new(SortEntry, MAX(tracks->len, 1));
-
-	for (guint i = 0; i < tracks->len; i++) {
-		entries[i].track = tracks->pdata[i];
-		entries[i].number = km_track_get_track_number(entries[i].track);
-		entries[i].title_key = g_utf8_collate_key(km_track_get_title(entries[i].track), -1);
-	}
-	qsort(entries, tracks->len, sizeof(*entries), compare_entries);
-	for (guint i = 0; i < tracks->len; i++) {
-		tracks->pdata[i] = entries[i].track;
-		g_free(entries[i].title_key);
-	}
-}
-
 /* The album group track goes into, made (with its artist) when it is new. */
 static KmLibraryGroup *album_of(KmLibraryModel *self, KmTrack *track)
 {
@@ -145,7 +116,7 @@ static void add_to_album(KmLibraryGroup *album, GPtrArray *tracks)
 	GListStore *store = km_library_group_get_children(album);
 
 	if (g_list_model_get_n_items(G_LIST_MODEL(store)) == 0) {
-		sort_tracks(tracks);
+		g_ptr_array_sort(tracks, compare_track_pointers);
 		g_list_store_splice(store, 0, 0, tracks->pdata, tracks->len);
 		return;
 	}

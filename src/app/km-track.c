@@ -2,9 +2,29 @@
 /* km-track.c - KmTrack: an immutable snapshot of one tune's properties. */
 #include "km-track.h"
 
+/*
+ * The fields are read and parsed once, in km_track_new(): sorting and
+ * grouping 10,000 tracks call the getters many times per track, and a lookup
+ * and parse on each call stalled the main loop. The title's collation key
+ * too: tracks are made on the session's worker, and sorted on the main thread. The strings point into props,
+ * the track's own copy, which nothing changes.
+ */
 struct _KmTrack {
 	GObject parent_instance;
 	KmProperties *props;
+	const char *title;
+	const char *artist;
+	const char *album;
+	const char *genre;
+	const char *codec;
+	const char *bitrate;
+	char *title_sort_key;
+	guint year;
+	guint track_number;
+	guint bitrate_kbps;
+	guint play_count;
+	guint64 duration;
+	guint64 size;
 };
 
 G_DEFINE_FINAL_TYPE(KmTrack, km_track, G_TYPE_OBJECT)
@@ -29,83 +49,22 @@ enum {
 
 static GParamSpec *props[N_PROPS];
 
-KmTrack *km_track_new(const KmProperties *properties)
-{
-	KmTrack *track = g_object_new(KM_TYPE_TRACK, NULL);
-
-	track->props = km_properties_copy(properties);
-	return track;
-}
-
 /* A number the player stores as text; 0 when absent or not a number that fits. */
-static guint64 get_number(KmTrack *track, const char *key)
+static guint64 read_number(const KmProperties *properties, const char *key)
 {
 	guint64 value;
 
-	return km_properties_get_uint(track->props, key, &value) ? value : 0;
+	return km_properties_get_uint(properties, key, &value) ? value : 0;
 }
 
-static guint get_small_number(KmTrack *track, const char *key)
+static guint read_small_number(const KmProperties *properties, const char *key)
 {
-	return (guint)MIN(get_number(track, key), G_MAXUINT);
-}
-
-guint32 km_track_get_fid(KmTrack *track)
-{
-	return km_properties_get_fid(track->props);
-}
-
-const char *km_track_get_title(KmTrack *track)
-{
-	const char *title = km_properties_get(track->props, "title");
-
-	return title ? title : "";
-}
-
-const char *km_track_get_artist(KmTrack *track)
-{
-	return km_properties_get(track->props, "artist");
-}
-
-const char *km_track_get_album(KmTrack *track)
-{
-	return km_properties_get(track->props, "source");
-}
-
-const char *km_track_get_genre(KmTrack *track)
-{
-	return km_properties_get(track->props, "genre");
-}
-
-guint km_track_get_year(KmTrack *track)
-{
-	return get_small_number(track, "year");
-}
-
-guint km_track_get_track_number(KmTrack *track)
-{
-	return get_small_number(track, "tracknr");
-}
-
-guint64 km_track_get_duration(KmTrack *track)
-{
-	return get_number(track, "duration");
-}
-
-const char *km_track_get_codec(KmTrack *track)
-{
-	return km_properties_get(track->props, "codec");
-}
-
-const char *km_track_get_bitrate(KmTrack *track)
-{
-	return km_properties_get(track->props, "bitrate");
+	return (guint)MIN(read_number(properties, key), G_MAXUINT);
 }
 
 /* "fs128" -> 128: the digits after the two-letter fs/vs prefix (or none). */
-guint km_track_get_bitrate_kbps(KmTrack *track)
+static guint parse_kbps(const char *bitrate)
 {
-	const char *bitrate = km_track_get_bitrate(track);
 	guint64 kbps;
 
 	if (!bitrate)
@@ -117,14 +76,96 @@ guint km_track_get_bitrate_kbps(KmTrack *track)
 	return (guint)kbps;
 }
 
+KmTrack *km_track_new(const KmProperties *properties)
+{
+	KmTrack *track = g_object_new(KM_TYPE_TRACK, NULL);
+	const KmProperties *own = track->props = km_properties_copy(properties);
+	const char *title = km_properties_get(own, "title");
+
+	track->title = title ? title : "";
+	track->title_sort_key = g_utf8_collate_key(track->title, -1);
+	track->artist = km_properties_get(own, "artist");
+	track->album = km_properties_get(own, "source");
+	track->genre = km_properties_get(own, "genre");
+	track->codec = km_properties_get(own, "codec");
+	track->bitrate = km_properties_get(own, "bitrate");
+	track->year = read_small_number(own, "year");
+	track->track_number = read_small_number(own, "tracknr");
+	track->bitrate_kbps = parse_kbps(track->bitrate);
+	track->play_count = read_small_number(own, "play_count");
+	track->duration = read_number(own, "duration");
+	track->size = read_number(own, "length");
+	return track;
+}
+
+guint32 km_track_get_fid(KmTrack *track)
+{
+	return km_properties_get_fid(track->props);
+}
+
+const char *km_track_get_title(KmTrack *track)
+{
+	return track->title;
+}
+
+const char *km_track_get_title_sort_key(KmTrack *track)
+{
+	return track->title_sort_key;
+}
+
+const char *km_track_get_artist(KmTrack *track)
+{
+	return track->artist;
+}
+
+const char *km_track_get_album(KmTrack *track)
+{
+	return track->album;
+}
+
+const char *km_track_get_genre(KmTrack *track)
+{
+	return track->genre;
+}
+
+guint km_track_get_year(KmTrack *track)
+{
+	return track->year;
+}
+
+guint km_track_get_track_number(KmTrack *track)
+{
+	return track->track_number;
+}
+
+guint64 km_track_get_duration(KmTrack *track)
+{
+	return track->duration;
+}
+
+const char *km_track_get_codec(KmTrack *track)
+{
+	return track->codec;
+}
+
+const char *km_track_get_bitrate(KmTrack *track)
+{
+	return track->bitrate;
+}
+
+guint km_track_get_bitrate_kbps(KmTrack *track)
+{
+	return track->bitrate_kbps;
+}
+
 guint km_track_get_play_count(KmTrack *track)
 {
-	return get_small_number(track, "play_count");
+	return track->play_count;
 }
 
 guint64 km_track_get_size(KmTrack *track)
 {
-	return get_number(track, "length");
+	return track->size;
 }
 
 const KmProperties *km_track_get_properties(KmTrack *track)
@@ -187,6 +228,7 @@ static void km_track_finalize(GObject *object)
 	KmTrack *track = KM_TRACK(object);
 
 	g_clear_pointer(&track->props, km_properties_unref);
+	g_clear_pointer(&track->title_sort_key, g_free);
 	G_OBJECT_CLASS(km_track_parent_class)->finalize(object);
 }
 

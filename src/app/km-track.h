@@ -4,7 +4,8 @@
  * immutable snapshot of its properties taken on the session's worker after a
  * commit. A change on the player makes a new KmTrack that replaces the old
  * one in the session's list (items-changed), so a KmTrack never changes and
- * may be read from any thread.
+ * may be read from any thread. Its fields are parsed once, when it is made:
+ * the getters only return them.
  *
  * Every GObject property is read-only:
  *   fid           guint    the object's fid
@@ -38,6 +39,8 @@ KmTrack *km_track_new(const KmProperties *props);
 
 guint32 km_track_get_fid(KmTrack *track);
 const char *km_track_get_title(KmTrack *track);
+/* g_utf8_collate_key() of the title, made once: strcmp() two to sort by title. */
+const char *km_track_get_title_sort_key(KmTrack *track);
 const char *km_track_get_artist(KmTrack *track);
 const char *km_track_get_album(KmTrack *track);
 const char *km_track_get_genre(KmTrack *track);

@@ -142,6 +142,15 @@ static void test_sort(gconstpointer image)
 		g_assert_cmpuint(km_track_get_year(t), >=, prev);
 		prev = km_track_get_year(t);
 	}
+	/* by title, ascending: in collation order, empty titles last */
+	km_library_view_sort(view, KM_COLUMN_TITLE, GTK_SORT_ASCENDING);
+	for (guint i = 1; i < n_rows(win); i++) {
+		g_autoptr(KmTrack) a = km_test_row_track(pv, i - 1);
+		g_autoptr(KmTrack) b = km_test_row_track(pv, i);
+		const char *ta = km_track_get_title(a), *tb = km_track_get_title(b);
+
+		g_assert_true(!*tb || (*ta && g_utf8_collate(ta, tb) <= 0));
+	}
 	km_test_close_window(win);
 }
 
