@@ -192,11 +192,27 @@ guint count_players(Fixture *f)
 	return players->len;
 }
 
-void drop_privileges(void)
+static void drop_privileges(void)
 {
 	if (geteuid() != 0)
 		return;
 	g_assert_no_errno(setgroups(0, NULL));
 	g_assert_no_errno(setgid(65534));
 	g_assert_no_errno(setuid(65534));
+}
+
+void run_unprivileged(void (*check)(Fixture *f), guint timeout_s)
+{
+	Fixture f = { 0 };
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, (guint64)timeout_s * G_USEC_PER_SEC,
+				       G_TEST_SUBPROCESS_DEFAULT);
+		g_test_trap_assert_passed();
+		return;
+	}
+	drop_privileges();
+	fixture_setup(&f, NULL);
+	check(&f);
+	fixture_teardown(&f, NULL);
 }

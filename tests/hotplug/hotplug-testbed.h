@@ -49,8 +49,12 @@ void unplug(Fixture *f, const char *syspath);
 /* Changes the permission bits of a node under the testbed's /dev. */
 void chmod_node(Fixture *f, const char *node, mode_t mode);
 
-/* Root opens anything: permission tests run as nobody, in a child (call it there). */
-void drop_privileges(void);
+/*
+ * Root opens anything, so permission tests run as nobody: runs check on a
+ * fresh fixture as nobody, in a child process that must pass within
+ * timeout_s seconds (the body of a g_test_add_func test).
+ */
+void run_unprivileged(void (*check)(Fixture *f), guint timeout_s);
 
 /* A monitor listening for uevents or not, its signals recorded in f->events. */
 void start_monitor(Fixture *f, gboolean uevents);

@@ -153,17 +153,7 @@ static void check_no_permission(Fixture *f)
 
 static void test_no_permission(void)
 {
-	Fixture f = { 0 };
-
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
-		g_test_trap_assert_passed();
-		return;
-	}
-	drop_privileges();
-	fixture_setup(&f, NULL);
-	check_no_permission(&f);
-	fixture_teardown(&f, NULL);
+	run_unprivileged(check_no_permission, 30);
 }
 
 static void test_rescan(Fixture *f, gconstpointer data)

@@ -222,17 +222,7 @@ static void check_no_permission(Fixture *f)
 
 static void test_no_permission(void)
 {
-	Fixture f = { 0 };
-
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
-		g_test_trap_assert_passed();
-		return;
-	}
-	drop_privileges();
-	fixture_setup(&f, NULL);
-	check_no_permission(&f);
-	fixture_teardown(&f, NULL);
+	run_unprivileged(check_no_permission, 60);
 }
 
 #define ADD(path, fn) \
