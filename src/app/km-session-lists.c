@@ -3,10 +3,20 @@
  * km-session-lists.c - the session's track and playlist lists, updated on the
  * main context from what the worker publishes after a commit. Only the rows
  * that changed are touched (one items-changed each), so a view keeps its
- * selection and scroll position while tracks land; the first load and a
- * repair replace the whole list in one items-changed.
+ * selection and scroll position while tracks land.
+ *
+ * A whole list (the first load, a repair, a restore) replaces the old one a
+ * slice at a time, one slice per main-loop turn, so that a big library never
+ * holds the main loop long (each slice is grouped into the tree as it lands:
+ * 10,000 tracks at once took 12 ms, in the turn that also made the view).
+ * Updates that come meanwhile wait behind it, in order.
  */
 #include "km-session-private.h"
+
+#include <string.h>
+
+/* Tracks put in per main-loop turn from a whole list: about 2 ms of work. */
+#define LOAD_SLICE 1000
 
 static void list_playlist_free(gpointer data)
 {
@@ -30,12 +40,13 @@ KmListUpdate *km_list_update_new(KmSession *session, gboolean all)
 	return update;
 }
 
+/* Also an emptied one (km_session_queue_update()). */
 void km_list_update_free(KmListUpdate *update)
 {
-	g_ptr_array_unref(update->tracks);
-	g_array_unref(update->removed);
-	g_ptr_array_unref(update->playlists);
-	g_object_unref(update->session);
+	g_clear_pointer(&update->tracks, g_ptr_array_unref);
+	g_clear_pointer(&update->removed, g_array_unref);
+	g_clear_pointer(&update->playlists, g_ptr_array_unref);
+	g_clear_object(&update->session);
 	g_free(update);
 }
 
@@ -89,16 +100,27 @@ static void store_remove(GListStore *store, guint32 fid)
 		g_list_store_remove(store, position);
 }
 
-static void replace_all_tracks(KmSession *session, GPtrArray *tracks)
+/*
+ * The next slice of a whole list: the first one replaces what the list held.
+ * TRUE when all of it is in.
+ */
+static gboolean put_slice(KmSession *session, KmListUpdate *update)
 {
-	guint n_old = g_list_model_get_n_items(G_LIST_MODEL(session->tracks));
+	guint n_items = g_list_model_get_n_items(G_LIST_MODEL(session->tracks));
+	guint n = MIN(LOAD_SLICE, update->tracks->len - update->n_put);
+	guint position = update->n_put ? n_items : 0;
+	guint n_removed = update->n_put ? 0 : n_items;
 
-	g_hash_table_remove_all(session->track_by_fid);
-	for (guint i = 0; i < tracks->len; i++)
+	if (!update->n_put)
+		g_hash_table_remove_all(session->track_by_fid);
+	for (guint i = update->n_put; i < update->n_put + n; i++)
 		g_hash_table_insert(session->track_by_fid,
-				    GUINT_TO_POINTER(km_track_get_fid(tracks->pdata[i])),
-				    tracks->pdata[i]);
-	g_list_store_splice(session->tracks, 0, n_old, tracks->pdata, tracks->len);
+				    GUINT_TO_POINTER(km_track_get_fid(update->tracks->pdata[i])),
+				    update->tracks->pdata[i]);
+	g_list_store_splice(session->tracks, position, n_removed,
+			    update->tracks->pdata + update->n_put, n);
+	update->n_put += n;
+	return update->n_put == update->tracks->len;
 }
 
 static void update_tracks(KmSession *session, KmListUpdate *update)
@@ -178,20 +200,64 @@ static void update_playlists(KmSession *session, KmListUpdate *update)
 				    g_list_model_get_n_items(list) - position, NULL, 0);
 }
 
-void km_session_apply_update(KmSession *session, KmListUpdate *update)
+/* Puts the waiting updates in; FALSE when a whole list is not all in yet. */
+static gboolean put_updates(KmSession *session)
 {
-	if (update->all)
-		replace_all_tracks(session, update->tracks);
-	else
-		update_tracks(session, update);
-	update_playlists(session, update);
-	km_session_set_capacity(session, update->total_bytes, update->free_bytes);
+	KmListUpdate *update;
+
+	while ((update = g_queue_peek_head(&session->updates))) {
+		if (!update->all)
+			update_tracks(session, update);
+		else if (!put_slice(session, update))
+			return FALSE;
+		update_playlists(session, update);
+		km_session_set_capacity(session, update->total_bytes, update->free_bytes);
+		km_list_update_free(g_queue_pop_head(&session->updates));
+	}
+	return TRUE;
+}
+
+static gboolean on_updating(gpointer data)
+{
+	KmSession *session = data;
+
+	if (!put_updates(session))
+		return G_SOURCE_CONTINUE;
+	g_clear_pointer(&session->updating, g_source_unref);
+	return G_SOURCE_REMOVE;
+}
+
+void km_session_queue_update(KmSession *session, KmListUpdate *update)
+{
+	KmListUpdate *queued = g_memdup2(update, sizeof(*update));
+
+	memset(update, 0, sizeof(*update));
+	g_clear_object(&queued->session);	/* the session holds the queue */
+	g_queue_push_tail(&session->updates, queued);
+	if (session->updating || put_updates(session))
+		return;
+	/* At the default priority, as input: input and frames come between the slices. */
+	session->updating = g_idle_source_new();
+	g_source_set_priority(session->updating, G_PRIORITY_DEFAULT);
+	/* the session lives until its lists are complete or cleared */
+	g_source_set_callback(session->updating, on_updating, g_object_ref(session),
+			      g_object_unref);
+	g_source_set_static_name(session->updating, "[km] session lists");
+	g_source_attach(session->updating, session->context);
 }
 
 void km_session_clear_lists(KmSession *session)
 {
+	GSource *updating = g_steal_pointer(&session->updating);
+
+	g_queue_clear_full(&session->updates, (GDestroyNotify)km_list_update_free);
 	g_hash_table_remove_all(session->track_by_fid);
 	g_list_store_remove_all(session->tracks);
 	g_list_store_remove_all(session->playlists);
 	km_session_set_capacity(session, 0, 0);
+	/* last: its reference may be the session's last */
+	if (updating) {
+		g_source_destroy(updating);
+		g_source_unref(updating);
+	}
 }

@@ -78,6 +78,8 @@ struct _KmSession {
 	GListStore *tracks;
 	GListStore *playlists;
 	GHashTable *track_by_fid;	/* fid -> KmTrack in tracks */
+	GQueue updates;		/* KmListUpdate* not yet in the lists (km-session-lists.c) */
+	GSource *updating;	/* puts them in, a slice of a whole list per turn */
 	gboolean incomplete;
 	gboolean holding_changes;
 	GQueue held;		/* KmJob* that change the player, waiting for the release */
@@ -157,9 +159,10 @@ typedef struct {
 } KmListPlaylist;
 
 typedef struct {
-	KmSession *session;	/* a reference */
+	KmSession *session;	/* a reference, until queued */
 	gboolean all;		/* tracks holds every track: replace the list */
 	GPtrArray *tracks;	/* KmTrack* changed or added, ascending fid */
+	guint n_put;		/* all: how many of tracks are in the list so far */
 	GArray *removed;	/* guint32 fids gone, ascending */
 	GPtrArray *playlists;	/* KmListPlaylist*: every playlist, ascending fid */
 	guint64 total_bytes;
@@ -167,8 +170,9 @@ typedef struct {
 } KmListUpdate;
 KmListUpdate *km_list_update_new(KmSession *session, gboolean all);
 void km_list_update_free(KmListUpdate *update);
-void km_session_apply_update(KmSession *session, KmListUpdate *update);
-/* Empty the lists (after close). */
+/* Moves update's contents into the lists' queue, leaving update empty. */
+void km_session_queue_update(KmSession *session, KmListUpdate *update);
+/* Empty the lists and drop the updates not yet in (after close). */
 void km_session_clear_lists(KmSession *session);
 /* The capacity properties changed (km-session.c). */
 void km_session_set_capacity(KmSession *session, guint64 total, guint64 free_bytes);

@@ -155,11 +155,11 @@ static GPtrArray *take_dirty(KmWorker *worker)
 	return fids;
 }
 
-static gboolean apply_update_on_main(gpointer data)
+static gboolean queue_update_on_main(gpointer data)
 {
 	KmListUpdate *update = data;
 
-	km_session_apply_update(update->session, update);
+	km_session_queue_update(update->session, update);
 	return G_SOURCE_REMOVE;
 }
 
@@ -188,7 +188,7 @@ void km_worker_publish(KmSession *session, gboolean all)
 			g_array_append_val(update->removed, fid);
 	}
 	read_capacity(lib, update);
-	km_session_post_to_main(session, apply_update_on_main, update,
+	km_session_post_to_main(session, queue_update_on_main, update,
 				(GDestroyNotify)km_list_update_free);
 }
 

@@ -3,13 +3,18 @@
  * bench-window.c - the window with a big library (docs/PERFORMANCE.md;
  * tests/bench/app-bench.sh runs it under Xvfb). Not a test: it prints
  * figures and exits 2 when a target of issue 5 is missed:
- * - the tree is on screen within 300 ms of the session being open;
+ * - the tree, with every track, is on screen within 300 ms of the session
+ *   being open;
  * - the main loop never stalls over 50 ms while the library loads or while
  *   files are being copied (a 5 ms timer records the longest gap);
  * - the process stays under 150 MB resident (VmHWM).
  *
+ * KM_BENCH_GAPS=1 prints every gap over 25 ms, with its monotonic times.
+ *
  * Usage: bench-window IMAGE [N_TRACKS] - IMAGE is made (N_TRACKS demo
- * tracks, 10000 by default) when it does not exist.
+ * tracks, 10000 by default) when it does not exist; one that exists holds
+ * N_TRACKS tracks (app-bench.sh counts them with karmactl: counting them
+ * here would add the library's memory to the peak measured).
  */
 #include "km-test-util.h"
 
@@ -31,6 +36,10 @@ static gboolean on_tick(gpointer data)
 
 	if (last_tick)
 		longest_gap = MAX(longest_gap, now - last_tick);
+	/* to find in a `perf record -k CLOCK_MONOTONIC` what the main thread did */
+	if (last_tick && now - last_tick > 25000 && g_getenv("KM_BENCH_GAPS"))
+		g_printerr("gap %.1f ms: from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " us\n",
+			   (now - last_tick) / 1000.0, last_tick, now);
 	last_tick = now;
 	return G_SOURCE_CONTINUE;
 }
@@ -118,11 +127,11 @@ int main(int argc, char **argv)
 	g_signal_connect(session, "notify::state", G_CALLBACK(on_state), &t_opened);
 	t_open_start = g_get_monotonic_time();
 	km_window_open_session(win, session);
-	km_test_wait_until(km_window_get_player_view(win) != NULL);
+	km_test_wait_until(km_window_get_player_view(win) != NULL &&
+			   g_list_model_get_n_items(km_session_get_tracks(session)) == n);
 	gtk_test_widget_wait_for_draw(GTK_WIDGET(win));
 	t_shown = g_get_monotonic_time();
 	pv = km_test_player_view(win);
-	n = g_list_model_get_n_items(km_session_get_tracks(session));	/* an old image may hold more */
 	load_gap = longest_gap;	/* over the open and the load */
 
 	/* a transfer: files copied while the main loop is watched */
