@@ -37,6 +37,7 @@ struct _KmLibraryView {
 	GtkSelectionModel *flat_selection;
 	GtkCustomFilter *filter;
 	char *query;		/* casefolded, NULL when not searching */
+	GHashTable *selected_fids;	/* of the track rows selected */
 	GtkColumnViewColumn *columns[KM_N_COLUMNS];
 };
 
@@ -87,9 +88,71 @@ static void update_page(KmLibraryView *self)
 	gtk_stack_set_visible_child_name(self->stack, page);
 }
 
-static void on_selection_changed(KmLibraryView *self)
+/* The track a row shows (a new reference), or NULL for a group's row. */
+static KmTrack *row_track(GListModel *model, guint position)
 {
+	g_autoptr(GObject) row = g_list_model_get_item(model, position);
+	GObject *item = GTK_IS_TREE_LIST_ROW(row) ?
+			gtk_tree_list_row_get_item(GTK_TREE_LIST_ROW(row)) : g_object_ref(row);
+
+	if (KM_IS_TRACK(item))
+		return KM_TRACK(item);
+	g_clear_object(&item);
+	return NULL;
+}
+
+static void on_selection_changed(KmLibraryView *self, guint position, guint n_items,
+				 GtkSelectionModel *model)
+{
+	g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection(model);
+	GtkBitsetIter iter;
+	guint pos;
+
+	if (model != km_library_view_get_model(self))
+		return;	/* the tree's, while the search list is shown */
+	g_hash_table_remove_all(self->selected_fids);
+	for (gboolean ok = gtk_bitset_iter_init_first(&iter, selected, &pos); ok;
+	     ok = gtk_bitset_iter_next(&iter, &pos)) {
+		g_autoptr(KmTrack) track = row_track(G_LIST_MODEL(model), pos);
+
+		if (track)
+			g_hash_table_add(self->selected_fids,
+					 GUINT_TO_POINTER(km_track_get_fid(track)));
+	}
 	g_signal_emit(self, signals[SIGNAL_SELECTION_CHANGED], 0);
+}
+
+/*
+ * A retagged track is a new KmTrack in a new row, which the selection model
+ * does not know: the rows added that show a track selected before are
+ * selected again, so the selection stays on the track that was edited.
+ */
+static void keep_selection(KmLibraryView *self, guint position, guint removed, guint added,
+			   GtkSelectionModel *model)
+{
+	if (g_hash_table_size(self->selected_fids) == 0 ||
+	    model != km_library_view_get_model(self))
+		return;
+	for (guint i = position; i < position + added; i++) {
+		g_autoptr(KmTrack) track = row_track(G_LIST_MODEL(model), i);
+
+		if (track && !gtk_selection_model_is_selected(model, i) &&
+		    g_hash_table_contains(self->selected_fids,
+					  GUINT_TO_POINTER(km_track_get_fid(track))))
+			gtk_selection_model_select_item(model, i, FALSE);
+	}
+}
+
+/* The selection model now shown changed (or none is): what is selected is new. */
+static void selection_replaced(KmLibraryView *self)
+{
+	GtkSelectionModel *model = km_library_view_get_model(self);
+
+	g_hash_table_remove_all(self->selected_fids);
+	if (model)
+		on_selection_changed(self, 0, 0, model);
+	else
+		g_signal_emit(self, signals[SIGNAL_SELECTION_CHANGED], 0);
 }
 
 static GdkContentProvider *on_drag_prepare(GtkDragSource *source, double x, double y,
@@ -132,6 +195,8 @@ static GtkSelectionModel *selection_over(KmLibraryView *self, GListModel *model,
 				G_CALLBACK(on_selection_changed), self, G_CONNECT_SWAPPED);
 	g_signal_connect_object(selection, "items-changed", G_CALLBACK(update_page), self,
 				G_CONNECT_SWAPPED);
+	g_signal_connect_object(selection, "items-changed", G_CALLBACK(keep_selection), self,
+				G_CONNECT_SWAPPED);
 	return GTK_SELECTION_MODEL(selection);
 }
 
@@ -170,7 +235,7 @@ void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolea
 	}
 	gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
 	update_page(self);
-	on_selection_changed(self);
+	selection_replaced(self);
 }
 
 /* The flat list, made when it is shown: kept live, it would filter every change. */
@@ -249,7 +314,7 @@ static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 		gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
 		if (!self->query && self->tree_selection)
 			g_clear_object(&self->flat_selection);
-		on_selection_changed(self);
+		selection_replaced(self);
 	}
 	update_page(self);
 }
@@ -313,6 +378,7 @@ static void km_library_view_finalize(GObject *object)
 	KmLibraryView *self = KM_LIBRARY_VIEW(object);
 
 	g_clear_object(&self->filter);
+	g_hash_table_unref(self->selected_fids);
 	g_free(self->query);
 	G_OBJECT_CLASS(km_library_view_parent_class)->finalize(object);
 }
@@ -349,6 +415,7 @@ static void km_library_view_init(KmLibraryView *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->filter = gtk_custom_filter_new(match_track, self, NULL);
+	self->selected_fids = g_hash_table_new(NULL, NULL);
 	add_columns(self);
 	gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
 	update_page(self);

@@ -246,6 +246,14 @@ static void test_edit_title(gconstpointer image)
 		g_assert_nonnull(strstr(text, line));
 		g_assert_cmpstr(gtk_editable_get_text(title_row), ==, new_title);
 	}
+	/* the row stays selected: it now shows the new snapshot, in its new place */
+	{
+		g_autoptr(GPtrArray) selected =
+			km_library_view_get_selected_tracks(_km_player_view_get_library_view(pv));
+
+		g_assert_cmpuint(selected->len, ==, 1);
+		g_assert_cmpstr(km_track_get_title(selected->pdata[0]), ==, new_title);
+	}
 	km_test_close_window(win);
 
 	/* saved on the player: a new session reads it back */
