@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-player-view-actions.c - the player.* actions: add files, export,
- * delete, search, details, eject. Each copy job gets a row in the transfer
+ * search, details, eject (delete: km-player-view-delete.c). Each copy job gets a row in the transfer
  * queue; the row is the job's progress target and holds its cancellables.
  */
 #define G_LOG_DOMAIN "km-player-view"
@@ -143,72 +143,6 @@ static void export_action(GtkWidget *widget, const char *name, GVariant *param)
 			on_folder_chosen);
 }
 
-static void on_removed(GObject *source, GAsyncResult *result, gpointer data)
-{
-	g_autoptr(KmPlayerView) self = data;
-	g_autoptr(GError) error = NULL;
-
-	if (!km_session_edit_finish(KM_SESSION(source), result, &error) &&
-	    !km_error_is_cancelled(error) && !self->closing)
-		km_widget_toast(GTK_WIDGET(self), error->message);
-}
-
-static void remove_tracks(KmPlayerView *self, GArray *fids)
-{
-	if (!self->closing)
-		km_session_remove_async(self->session, (guint32 *)(void *)fids->data, fids->len,
-					self->cancellable, on_removed, g_object_ref(self));
-}
-
-static void on_delete_response(AdwMessageDialog *dialog, const char *response, gpointer data)
-{
-	if (g_str_equal(response, "delete"))
-		remove_tracks(KM_PLAYER_VIEW(data), g_object_get_data(G_OBJECT(dialog), "km-fids"));
-}
-
-static void confirm_delete(KmPlayerView *self, GPtrArray *tracks)
-{
-	GtkWidget *dialog;
-	g_autofree char *heading = NULL;
-
-	heading = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-					      "Delete %u track from the player?",
-					      "Delete %u tracks from the player?", tracks->len),
-				  tracks->len);
-	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
-					heading,
-					_("They are removed from the player and from every "
-					  "playlist. This cannot be undone."));
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
-					 "delete", _("_Delete"), NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "delete",
-						   ADW_RESPONSE_DESTRUCTIVE);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
-	g_object_set_data_full(G_OBJECT(dialog), "km-fids", km_fid_list_new_for_tracks(tracks),
-			       (GDestroyNotify)g_array_unref);
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_delete_response), self, 0);
-	gtk_window_present(GTK_WINDOW(dialog));
-}
-
-static void delete_action(GtkWidget *widget, const char *name, GVariant *param)
-{
-	KmPlayerView *self = KM_PLAYER_VIEW(widget);
-	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
-
-	if (tracks->len == 0)
-		return;
-	if (km_playlist_sidebar_get_selected(self->sidebar)) {
-		_km_player_view_remove_from_playlist(self, tracks);
-	} else if (g_settings_get_boolean(self->settings, "confirm-delete")) {
-		confirm_delete(self, tracks);
-	} else {
-		g_autoptr(GArray) fids = km_fid_list_new_for_tracks(tracks);
-
-		remove_tracks(self, fids);
-	}
-}
-
 static void search_action(GtkWidget *widget, const char *name, GVariant *param)
 {
 	km_library_view_start_search(KM_PLAYER_VIEW(widget)->library_view);
@@ -234,6 +168,8 @@ void km_player_view_eject(KmPlayerView *self)
 	if (self->closing)
 		return;
 	km_transfer_panel_cancel_all(self->transfers);
+	/* a deletion the toast could still undo is done before */
+	_km_player_view_commit_delete(self);
 	/* no new jobs from now on; the close runs after the cancelled ones */
 	self->closing = TRUE;
 	_km_player_view_update_actions(self);
@@ -298,7 +234,6 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 		{ "player.add-folder", add_files_action, GDK_KEY_i,
 		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
 		{ "player.export", export_action, GDK_KEY_e, GDK_CONTROL_MASK },
-		{ "player.delete", delete_action, GDK_KEY_Delete, 0 },
 		{ "player.search", search_action, GDK_KEY_f, GDK_CONTROL_MASK },
 		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },
 	};

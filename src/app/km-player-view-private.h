@@ -36,6 +36,12 @@ struct _KmPlayerView {
 	gboolean closing;	/* ejecting or closed: no new jobs */
 	gboolean closed;	/* `closed` was emitted */
 	gboolean showing_library;	/* the library view shows the whole library */
+	GListModel *shown_tracks;	/* the session's, without hidden_fids */
+	/* km-player-view-delete.c */
+	GHashTable *hidden_fids;	/* deleted, not yet gone from the session's list */
+	GtkFilter *hide_filter;
+	AdwToast *undo_toast;	/* the last deletion's, until dismissed */
+	GArray *undoable_fids;	/* its tracks, until Undo or the toast goes */
 };
 
 /* A job's callback data: the view and its row, both kept alive until it ends. */
@@ -49,6 +55,13 @@ void _km_view_job_free(KmViewJob *job);
 void _km_player_view_on_progress(KmSession *session, const KmProgress *progress, gpointer data);
 
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+/* km-player-view-delete.c: player.delete, with a dialog or an undo toast. */
+void _km_player_view_class_init_delete(GtkWidgetClass *widget_class);
+/* The view's list: tracks without those deleted but not yet gone. */
+GListModel *_km_player_view_init_delete(KmPlayerView *self, GListModel *tracks);
+void _km_player_view_dispose_delete(KmPlayerView *self);
+/* Deletes now what the undo toast offers to bring back (before an eject). */
+void _km_player_view_commit_delete(KmPlayerView *self);
 /* km-player-view-backup.c: player.backup, player.restore, the first-change offer. */
 void _km_player_view_class_init_backup(GtkWidgetClass *widget_class);
 void _km_player_view_init_backup(KmPlayerView *self);

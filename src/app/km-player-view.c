@@ -38,7 +38,7 @@ static void on_tracks_changed(KmPlayerView *self)
 
 static void update_subtitle(KmPlayerView *self)
 {
-	guint n = g_list_model_get_n_items(km_session_get_tracks(self->session));
+	guint n = g_list_model_get_n_items(self->shown_tracks);
 	g_autofree char *text = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u track",
 							    "%u tracks", n), n);
 
@@ -65,8 +65,7 @@ static void on_sidebar_selected(KmPlayerView *self)
 		km_library_view_set_tracks(self->library_view,
 					   km_playlist_item_get_tracks(playlist), FALSE);
 	else
-		km_library_view_set_tracks(self->library_view,
-					   km_session_get_tracks(self->session), TRUE);
+		km_library_view_set_tracks(self->library_view, self->shown_tracks, TRUE);
 	_km_player_view_update_actions(self);
 }
 
@@ -119,11 +118,12 @@ void _km_player_view_close(KmPlayerView *self, const char *message)
 static void set_session(KmPlayerView *self, KmSession *session)
 {
 	self->session = g_object_ref(session);
+	self->shown_tracks = _km_player_view_init_delete(self, km_session_get_tracks(session));
 	adw_window_title_set_title(self->window_title, km_session_get_name(session));
 	km_details_pane_set_session(self->details_pane, session);
 	km_playlist_sidebar_set_playlists(self->sidebar, km_session_get_playlists(session));
 	on_sidebar_selected(self);
-	g_signal_connect_object(km_session_get_tracks(session), "items-changed",
+	g_signal_connect_object(self->shown_tracks, "items-changed",
 				G_CALLBACK(update_subtitle), self, G_CONNECT_SWAPPED);
 	g_signal_connect_object(km_session_get_tracks(session), "items-changed",
 				G_CALLBACK(on_tracks_changed), self, G_CONNECT_SWAPPED);
@@ -231,6 +231,8 @@ static void km_player_view_dispose(GObject *object)
 		km_session_release_changes(self->session);
 	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_PLAYER_VIEW);
 	km_widget_unparent_children(GTK_WIDGET(self));
+	_km_player_view_dispose_delete(self);
+	g_clear_object(&self->shown_tracks);
 	g_clear_object(&self->settings);
 	g_clear_object(&self->session);
 	G_OBJECT_CLASS(km_player_view_parent_class)->dispose(object);
@@ -281,6 +283,7 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_bind_template_callback(widget_class, update_capacity);
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
 	_km_player_view_class_init_actions(widget_class);
+	_km_player_view_class_init_delete(widget_class);
 	_km_player_view_class_init_playlists(widget_class);
 	_km_player_view_class_init_backup(widget_class);
 }

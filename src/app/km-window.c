@@ -184,6 +184,13 @@ static gboolean km_window_close_request(GtkWindow *window)
 		ask_close_while_copying(self);
 		return TRUE;
 	}
+	/* a deletion the toast could still undo: done, then the window closes */
+	if (self->player_view &&
+	    km_player_view_has_uncommitted_delete(KM_PLAYER_VIEW(self->player_view))) {
+		self->close_after_eject = TRUE;
+		km_player_view_eject(KM_PLAYER_VIEW(self->player_view));
+		return TRUE;
+	}
 	g_settings_set_boolean(self->settings, "window-maximized",
 			       gtk_window_is_maximized(window));
 	if (!gtk_window_is_maximized(window)) {

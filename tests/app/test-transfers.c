@@ -3,7 +3,8 @@
  * test-transfers.c - changing the player from the window, end to end through
  * the real session worker: files dropped on the library (GdkFileList on the
  * real GtkDropTarget), export to a folder, drag out, delete with its
- * confirmation and without it (the confirm-delete key), playlists, eject.
+ * confirmation and, without it (the confirm-delete key), with an undo
+ * toast, playlists, eject.
  */
 #include "km-test-util.h"
 
@@ -316,26 +317,104 @@ static void test_delete(gconstpointer image)
 	km_test_close_window(win);
 }
 
-/* With confirm-delete off, Delete removes the selected track at once, no dialog. */
-static void test_delete_unconfirmed(gconstpointer image)
+/* Whether the library view (expanded) has a row for fid. */
+static gboolean view_shows(KmPlayerView *pv, guint32 fid)
 {
-	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
-	KmWindow *win = km_test_open_window(image);
-	KmPlayerView *pv = km_test_player_view(win);
-	g_autoptr(KmTrack) track = NULL;
-	guint before = n_tracks(win), pos;
+	GListModel *model = G_LIST_MODEL(km_library_view_get_model(
+		_km_player_view_get_library_view(pv)));
 
-	g_settings_set_boolean(settings, "confirm-delete", FALSE);
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	for (guint i = 0; i < g_list_model_get_n_items(model); i++) {
+		g_autoptr(KmTrack) track = km_test_row_track(pv, i);
+
+		if (track && km_track_get_fid(track) == fid)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* The button labelled label (with its mnemonic) below widget, or NULL. */
+static GtkWidget *find_button(GtkWidget *widget, const char *label)
+{
+	if (GTK_IS_BUTTON(widget) && g_strcmp0(gtk_button_get_label(GTK_BUTTON(widget)), label) == 0)
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = find_button(c, label);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/* Selects the first track row and deletes it; returns it. */
+static KmTrack *delete_first_track(KmPlayerView *pv)
+{
+	KmTrack *track;
+	guint pos;
+
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
 	pos = km_test_first_track_row(pv);
 	track = km_test_row_track(pv, pos);
 	km_test_select(pv, pos);
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
 	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	return track;
+}
+
+/*
+ * With confirm-delete off, Delete hides the track at once and a toast offers
+ * Undo; the track leaves the player when the toast goes, or before an eject.
+ */
+static void test_delete_undo(gconstpointer image)
+{
+	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmSession *session = km_test_session(win);
+	g_autoptr(KmTrack) undone = NULL, deleted = NULL, ejected = NULL, closed = NULL;
+	guint before = n_tracks(win);
+	GtkWidget *undo;
+
+	g_settings_set_boolean(settings, "confirm-delete", FALSE);
+
+	/* Undo: the track comes back, the player never lost it */
+	undone = delete_first_track(pv);
+	g_assert_false(view_shows(pv, km_track_get_fid(undone)));
+	g_assert_nonnull(km_session_lookup_track(session, km_track_get_fid(undone)));
+	g_assert_true(km_player_view_has_uncommitted_delete(pv));
+	km_test_wait_until((undo = find_button(GTK_WIDGET(win), "_Undo")) != NULL);
+	gtk_widget_activate(undo);	/* a button clicks a moment later, as when pressed */
+	km_test_wait_until(!km_player_view_has_uncommitted_delete(pv));
+	g_assert_true(view_shows(pv, km_track_get_fid(undone)));
+	g_assert_cmpuint(n_tracks(win), ==, before);
+
+	/* the toast's time is up: deleted on the player */
+	deleted = delete_first_track(pv);
+	g_assert_true(km_track_get_fid(deleted) == km_track_get_fid(undone));
+	adw_toast_dismiss(pv->undo_toast);	/* what its timeout does */
 	km_test_wait_until(n_tracks(win) == before - 1);
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
-	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(track)));
+	g_assert_null(km_session_lookup_track(session, km_track_get_fid(deleted)));
+	km_test_wait_until(g_hash_table_size(pv->hidden_fids) == 0);
 	assert_verifies_clean(win);
+
+	/* ejected while undoable: deleted first */
+	ejected = delete_first_track(pv);
+	km_player_view_eject(pv);
+	km_test_wait_until(km_window_get_player_view(win) == NULL);
+	km_test_close_window(win);
+	win = km_test_open_window(image);
+	g_assert_cmpuint(n_tracks(win), ==, before - 2);
+	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(ejected)));
+
+	/* the window closed while undoable: deleted, then the window closes */
+	closed = delete_first_track(km_test_player_view(win));
+	gtk_window_close(GTK_WINDOW(win));
+	km_test_wait_until(!gtk_widget_get_visible(GTK_WIDGET(win)));
+	km_test_close_window(win);
+	win = km_test_open_window(image);
+	g_assert_cmpuint(n_tracks(win), ==, before - 3);
+	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(closed)));
 	g_settings_reset(settings, "confirm-delete");
 	km_test_close_window(win);
 }
@@ -436,7 +515,7 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/transfers/export", image, test_export);
 	g_test_add_data_func("/app/transfers/drag-out", image, test_drag_out);
 	g_test_add_data_func("/app/edit/delete", image, test_delete);
-	g_test_add_data_func("/app/edit/delete-unconfirmed", image, test_delete_unconfirmed);
+	g_test_add_data_func("/app/edit/delete-undo", image, test_delete_undo);
 	g_test_add_data_func("/app/edit/playlists", image, test_playlists);
 	return g_test_run();
 }

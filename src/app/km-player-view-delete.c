@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-player-view-delete.c - player.delete. In a playlist, the selected
+ * tracks leave the playlist; in the library, they leave the player.
+ *
+ * With confirm-delete on (the default) a dialog asks first. With it off,
+ * GNOME's way: the tracks disappear from the view at once and a toast offers
+ * Undo; they are deleted on the player only when the toast goes (its time is
+ * up, another deletion replaces it, or the player is ejected). Until the
+ * deletion is committed the tracks are only hidden: the view shows the
+ * session's list through a filter.
+ */
+#define G_LOG_DOMAIN "km-player-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "km-app-util.h"
+#include "km-player-view-private.h"
+
+typedef struct {
+	KmPlayerView *self;
+	GArray *fids;
+} RemoveJob;
+
+static void remove_job_free(RemoveJob *job)
+{
+	g_object_unref(job->self);
+	g_array_unref(job->fids);
+	g_free(job);
+}
+
+static void set_hidden(KmPlayerView *self, GArray *fids, gboolean hidden)
+{
+	for (guint i = 0; i < fids->len; i++) {
+		gpointer fid = GUINT_TO_POINTER(g_array_index(fids, guint32, i));
+
+		if (hidden)
+			g_hash_table_add(self->hidden_fids, fid);
+		else
+			g_hash_table_remove(self->hidden_fids, fid);
+	}
+	gtk_filter_changed(self->hide_filter, hidden ? GTK_FILTER_CHANGE_MORE_STRICT :
+						       GTK_FILTER_CHANGE_LESS_STRICT);
+}
+
+static void on_removed(GObject *source, GAsyncResult *result, gpointer data)
+{
+	RemoveJob *job = data;
+	KmPlayerView *self = job->self;
+	g_autoptr(GError) error = NULL;
+
+	if (!km_session_edit_finish(KM_SESSION(source), result, &error) &&
+	    !km_error_is_cancelled(error) && !self->closing)
+		km_widget_toast(GTK_WIDGET(self), error->message);
+	/* gone from the session's list now, or back if the deletion failed */
+	if (self->hidden_fids)
+		set_hidden(self, job->fids, FALSE);
+	remove_job_free(job);
+}
+
+static void remove_tracks(KmPlayerView *self, GArray *fids)
+{
+	RemoveJob *job;
+
+	if (self->closing) {
+		set_hidden(self, fids, FALSE);
+		return;
+	}
+	job = g_new(RemoveJob, 1);
+	job->self = g_object_ref(self);
+	job->fids = g_array_ref(fids);
+	km_session_remove_async(self->session, (guint32 *)(void *)fids->data, fids->len,
+				self->cancellable, on_removed, job);
+}
+
+static void on_delete_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+{
+	if (g_str_equal(response, "delete"))
+		remove_tracks(KM_PLAYER_VIEW(data), g_object_get_data(G_OBJECT(dialog), "km-fids"));
+}
+
+static void confirm_delete(KmPlayerView *self, GArray *fids)
+{
+	GtkWidget *dialog;
+	g_autofree char *heading = NULL;
+
+	heading = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+					      "Delete %u track from the player?",
+					      "Delete %u tracks from the player?", fids->len),
+				  fids->len);
+	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
+					heading,
+					_("They are removed from the player and from every "
+					  "playlist. This cannot be undone."));
+	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
+					 "delete", _("_Delete"), NULL);
+	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "delete",
+						   ADW_RESPONSE_DESTRUCTIVE);
+	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
+	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
+	g_object_set_data_full(G_OBJECT(dialog), "km-fids", g_array_ref(fids),
+			       (GDestroyNotify)g_array_unref);
+	g_signal_connect_object(dialog, "response", G_CALLBACK(on_delete_response), self, 0);
+	gtk_window_present(GTK_WINDOW(dialog));
+}
+
+/* Forgets the toast. Returns the tracks it could still bring back. */
+static GArray *let_go_of_toast(KmPlayerView *self)
+{
+	if (self->undo_toast) {
+		g_signal_handlers_disconnect_by_data(self->undo_toast, self);
+		g_clear_object(&self->undo_toast);
+	}
+	return g_steal_pointer(&self->undoable_fids);
+}
+
+/*
+ * The toast stays ours until it is dismissed (an idle later): a deletion
+ * meanwhile dismisses it first, else the overlay would queue it to show again.
+ */
+static void on_undo(AdwToast *toast, KmPlayerView *self)
+{
+	g_autoptr(GArray) fids = g_steal_pointer(&self->undoable_fids);
+
+	if (fids)
+		set_hidden(self, fids, FALSE);
+}
+
+/* The toast went: what Undo did not bring back is deleted now. */
+static void on_undo_toast_dismissed(AdwToast *toast, KmPlayerView *self)
+{
+	g_autoptr(GArray) fids = let_go_of_toast(self);
+
+	if (fids)
+		remove_tracks(self, fids);
+}
+
+void _km_player_view_commit_delete(KmPlayerView *self)
+{
+	if (self->undo_toast)
+		adw_toast_dismiss(self->undo_toast);
+}
+
+gboolean km_player_view_has_uncommitted_delete(KmPlayerView *self)
+{
+	g_return_val_if_fail(KM_IS_PLAYER_VIEW(self), FALSE);
+	return self->undoable_fids != NULL;
+}
+
+static void delete_with_undo(KmPlayerView *self, GArray *fids)
+{
+	GtkWidget *overlay = gtk_widget_get_ancestor(GTK_WIDGET(self), ADW_TYPE_TOAST_OVERLAY);
+	g_autofree char *title = NULL;
+
+	_km_player_view_commit_delete(self);	/* one undo at a time, as Nautilus */
+	if (!overlay) {
+		remove_tracks(self, fids);
+		return;
+	}
+	set_hidden(self, fids, TRUE);
+	self->undoable_fids = g_array_ref(fids);
+	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u track deleted",
+					    "%u tracks deleted", fids->len),
+				fids->len);
+	self->undo_toast = adw_toast_new(title);
+	adw_toast_set_button_label(self->undo_toast, _("_Undo"));
+	adw_toast_set_priority(self->undo_toast, ADW_TOAST_PRIORITY_HIGH);
+	g_signal_connect(self->undo_toast, "button-clicked", G_CALLBACK(on_undo), self);
+	g_signal_connect(self->undo_toast, "dismissed", G_CALLBACK(on_undo_toast_dismissed), self);
+	/* the overlay takes a reference; the view keeps its own until the toast goes */
+	adw_toast_overlay_add_toast(ADW_TOAST_OVERLAY(overlay), g_object_ref(self->undo_toast));
+}
+
+static void delete_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	KmPlayerView *self = KM_PLAYER_VIEW(widget);
+	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
+	g_autoptr(GArray) fids = NULL;
+
+	if (tracks->len == 0)
+		return;
+	if (km_playlist_sidebar_get_selected(self->sidebar)) {
+		_km_player_view_remove_from_playlist(self, tracks);
+		return;
+	}
+	fids = km_fid_list_new_for_tracks(tracks);
+	if (g_settings_get_boolean(self->settings, "confirm-delete"))
+		confirm_delete(self, fids);
+	else
+		delete_with_undo(self, fids);
+}
+
+static gboolean is_shown(gpointer item, gpointer data)
+{
+	KmPlayerView *self = data;
+
+	/* the list may outlive the view's dispose in a widget not yet disposed */
+	return !self->hidden_fids ||
+	       !g_hash_table_contains(self->hidden_fids,
+				      GUINT_TO_POINTER(km_track_get_fid(KM_TRACK(item))));
+}
+
+GListModel *_km_player_view_init_delete(KmPlayerView *self, GListModel *tracks)
+{
+	self->hidden_fids = g_hash_table_new(NULL, NULL);
+	self->hide_filter = GTK_FILTER(gtk_custom_filter_new(is_shown, self, NULL));
+	return G_LIST_MODEL(gtk_filter_list_model_new(g_object_ref(tracks),
+						      g_object_ref(self->hide_filter)));
+}
+
+/* A deletion still undoable is dropped: the tracks stay on the player. */
+void _km_player_view_dispose_delete(KmPlayerView *self)
+{
+	g_autoptr(AdwToast) toast = self->undo_toast ? g_object_ref(self->undo_toast) : NULL;
+	g_autoptr(GArray) dropped = let_go_of_toast(self);
+
+	if (toast)
+		adw_toast_dismiss(toast);
+	g_clear_object(&self->hide_filter);
+	g_clear_pointer(&self->hidden_fids, g_hash_table_unref);
+}
+
+void _km_player_view_class_init_delete(GtkWidgetClass *widget_class)
+{
+	gtk_widget_class_install_action(widget_class, "player.delete", NULL, delete_action);
+	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_Delete, 0, "player.delete", NULL);
+}
