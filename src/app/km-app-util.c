@@ -32,6 +32,25 @@ void km_widget_unparent_children(GtkWidget *widget)
 		gtk_widget_unparent(child);
 }
 
+AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
+				  GCallback on_response, gpointer owner)
+{
+	GtkRoot *root = gtk_widget_get_root(widget);
+	AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG(adw_message_dialog_new(
+		GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL, question->heading, question->body));
+
+	adw_message_dialog_add_responses(dialog, question->cancel_id, question->cancel_label,
+					 question->act_id, question->act_label, NULL);
+	adw_message_dialog_set_response_appearance(dialog, question->act_id,
+						   question->appearance);
+	adw_message_dialog_set_default_response(dialog,
+						question->appearance == ADW_RESPONSE_DESTRUCTIVE ?
+						question->cancel_id : question->act_id);
+	adw_message_dialog_set_close_response(dialog, question->cancel_id);
+	g_signal_connect_object(dialog, "response", on_response, owner, 0);
+	return dialog;
+}
+
 void km_widget_toast(GtkWidget *widget, const char *message)
 {
 	GtkWidget *overlay = gtk_widget_get_ancestor(widget, ADW_TYPE_TOAST_OVERLAY);

@@ -22,6 +22,24 @@ KmFidList *km_fid_list_new_for_tracks(GPtrArray *tracks);
  * children left (4.8 unparents only the bound template children).
  */
 void km_widget_unparent_children(GtkWidget *widget);
+/* A question with two answers (km_question_new()). */
+typedef struct {
+	const char *heading;
+	const char *body;	/* may be NULL */
+	const char *cancel_id;	/* also what Escape and closing answer */
+	const char *cancel_label;
+	const char *act_id;
+	const char *act_label;
+	AdwResponseAppearance appearance;	/* of act */
+} KmQuestion;
+/*
+ * The question as a dialog on widget's window, not yet presented (the
+ * caller may add to it). The default answer is act, unless it is
+ * destructive (GNOME's HIG); response goes to on_response for owner's
+ * lifetime.
+ */
+AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
+				  GCallback on_response, gpointer owner);
 /* Shows message in the toast overlay around widget (if any). */
 void km_widget_toast(GtkWidget *widget, const char *message);
 /* The fids of tracks (KmTrack), in order (a new array). */

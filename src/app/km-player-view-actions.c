@@ -185,7 +185,14 @@ static void on_eject_response(AdwMessageDialog *dialog, const char *response, gp
 static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(widget);
-	GtkWidget *dialog;
+	const KmQuestion question = {
+		.heading = _("Files Are Being Copied"),
+		.body = _("Ejecting now stops the transfers: the files copied so far stay on the "
+			  "player, the file being copied is removed, the rest are not copied."),
+		.cancel_id = "keep", .cancel_label = _("_Keep Copying"),
+		.act_id = "eject", .act_label = _("_Stop and Eject"),
+		.appearance = ADW_RESPONSE_DESTRUCTIVE,
+	};
 
 	if (self->closing)
 		return;
@@ -193,19 +200,8 @@ static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 		km_player_view_eject(self);
 		return;
 	}
-	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(widget)),
-					_("Files Are Being Copied"),
-					_("Ejecting now stops the transfers: the files copied so "
-					  "far stay on the player, the file being copied is "
-					  "removed, the rest are not copied."));
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "keep", _("_Keep Copying"),
-					 "eject", _("_Stop and Eject"), NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "eject",
-						   ADW_RESPONSE_DESTRUCTIVE);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "keep");
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "keep");
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_eject_response), self, 0);
-	gtk_window_present(GTK_WINDOW(dialog));
+	gtk_window_present(GTK_WINDOW(km_question_new(widget, &question,
+						      G_CALLBACK(on_eject_response), self)));
 }
 
 void _km_player_view_update_actions(KmPlayerView *self)

@@ -15,14 +15,6 @@
 #include "km-player-view-private.h"
 #include "km-session-backup.h"
 
-static GtkWidget *message_dialog(KmPlayerView *self, const char *heading, const char *body)
-{
-	GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
-
-	return adw_message_dialog_new(GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL, heading,
-				      body);
-}
-
 /* the offer, once per player (by serial, else name) */
 
 static gboolean was_offered(KmPlayerView *self)
@@ -104,16 +96,15 @@ static void on_changes_held(KmPlayerView *self)
 		  "now, can put it back exactly as it is if anything goes wrong. It is saved in "
 		  "%s (Preferences changes the folder); Restore Player… puts it back."),
 		km_session_get_name(self->session), folder);
-	GtkWidget *dialog = message_dialog(self, _("Back Up This Player First?"), body);
+	const KmQuestion question = {
+		.heading = _("Back Up This Player First?"), .body = body,
+		.cancel_id = "later", .cancel_label = _("_Not Now"),
+		.act_id = "backup", .act_label = _("_Back Up"),
+		.appearance = ADW_RESPONSE_SUGGESTED,
+	};
 
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "later", _("_Not Now"),
-					 "backup", _("_Back Up"), NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "backup",
-						   ADW_RESPONSE_SUGGESTED);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "backup");
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "later");
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_offer_response), self, 0);
-	gtk_window_present(GTK_WINDOW(dialog));
+	gtk_window_present(GTK_WINDOW(km_question_new(GTK_WIDGET(self), &question,
+						      G_CALLBACK(on_offer_response), self)));
 }
 
 static void on_incomplete(KmPlayerView *self)
@@ -185,16 +176,16 @@ static void warn_before_restore(KmPlayerView *self, KmBackupEntry *entry)
 		  "playlists added since then are lost. This cannot be undone. Keep the player "
 		  "plugged in until the restore is done."),
 		km_session_get_name(self->session), date);
-	GtkWidget *dialog = message_dialog(self, _("Replace Everything on the Player?"), body);
+	const KmQuestion question = {
+		.heading = _("Replace Everything on the Player?"), .body = body,
+		.cancel_id = "cancel", .cancel_label = _("_Cancel"),
+		.act_id = "restore", .act_label = _("_Replace Everything"),
+		.appearance = ADW_RESPONSE_DESTRUCTIVE,
+	};
+	AdwMessageDialog *dialog = km_question_new(GTK_WIDGET(self), &question,
+						   G_CALLBACK(on_warning_response), self);
 
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
-					 "restore", _("_Replace Everything"), NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "restore",
-						   ADW_RESPONSE_DESTRUCTIVE);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
 	g_object_set_data_full(G_OBJECT(dialog), "km-entry", g_object_ref(entry), g_object_unref);
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_warning_response), self, 0);
 	gtk_window_present(GTK_WINDOW(dialog));
 }
 
@@ -284,7 +275,13 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 	g_autofree char *folder = km_backup_folder(self->settings);
 	g_autoptr(GListModel) backups = km_backup_list_folder(folder);
 	g_autofree char *body = NULL;
-	GtkWidget *dialog;
+	KmQuestion question = {
+		.heading = _("Restore Player"),
+		.cancel_id = "cancel", .cancel_label = _("_Cancel"),
+		.act_id = "restore", .act_label = _("_Restore…"),
+		.appearance = ADW_RESPONSE_DEFAULT,
+	};
+	AdwMessageDialog *dialog;
 
 	if (self->closing)
 		return;
@@ -298,15 +295,12 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 			       km_session_get_name(self->session), folder) :
 	       g_strdup_printf(_("There is no backup in %s yet: Back Up Player… makes one."),
 			       folder);
-	dialog = message_dialog(self, _("Restore Player"), body);
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
-					 "restore", _("_Restore…"), NULL);
-	adw_message_dialog_set_response_enabled(ADW_MESSAGE_DIALOG(dialog), "restore", FALSE);
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
+	question.body = body;
+	dialog = km_question_new(widget, &question, G_CALLBACK(on_list_response), self);
+	/* until a backup is chosen in the list */
+	adw_message_dialog_set_response_enabled(dialog, "restore", FALSE);
 	/* the list is the dialog's: it lives as long */
-	adw_message_dialog_set_extra_child(ADW_MESSAGE_DIALOG(dialog),
-					   backup_list(backups, ADW_MESSAGE_DIALOG(dialog)));
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_list_response), self, 0);
+	adw_message_dialog_set_extra_child(dialog, backup_list(backups, dialog));
 	gtk_window_present(GTK_WINDOW(dialog));
 }
 

@@ -83,26 +83,23 @@ static void on_delete_response(AdwMessageDialog *dialog, const char *response, g
 
 static void confirm_delete(KmPlayerView *self, GArray *fids)
 {
-	GtkWidget *dialog;
-	g_autofree char *heading = NULL;
+	g_autofree char *heading = g_strdup_printf(
+		g_dngettext(GETTEXT_PACKAGE, "Delete %u track from the player?",
+			    "Delete %u tracks from the player?", fids->len),
+		fids->len);
+	const KmQuestion question = {
+		.heading = heading,
+		.body = _("They are removed from the player and from every playlist. This "
+			  "cannot be undone."),
+		.cancel_id = "cancel", .cancel_label = _("_Cancel"),
+		.act_id = "delete", .act_label = _("_Delete"),
+		.appearance = ADW_RESPONSE_DESTRUCTIVE,
+	};
+	AdwMessageDialog *dialog = km_question_new(GTK_WIDGET(self), &question,
+						   G_CALLBACK(on_delete_response), self);
 
-	heading = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-					      "Delete %u track from the player?",
-					      "Delete %u tracks from the player?", fids->len),
-				  fids->len);
-	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
-					heading,
-					_("They are removed from the player and from every "
-					  "playlist. This cannot be undone."));
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
-					 "delete", _("_Delete"), NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "delete",
-						   ADW_RESPONSE_DESTRUCTIVE);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
 	g_object_set_data_full(G_OBJECT(dialog), "km-fids", g_array_ref(fids),
 			       (GDestroyNotify)g_array_unref);
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_delete_response), self, 0);
 	gtk_window_present(GTK_WINDOW(dialog));
 }
 

@@ -55,26 +55,25 @@ static void on_name_response(AdwMessageDialog *dialog, const char *response, gpo
 static void ask_name(KmPlayerView *self, const char *heading, const char *response,
 		     const char *label, KmPlaylistItem *playlist)
 {
-	GtkWidget *dialog, *entry = gtk_entry_new();
+	const KmQuestion question = {
+		.heading = heading,
+		.cancel_id = "cancel", .cancel_label = _("_Cancel"),
+		.act_id = response, .act_label = label,
+		.appearance = ADW_RESPONSE_SUGGESTED,
+	};
+	AdwMessageDialog *dialog = km_question_new(GTK_WIDGET(self), &question,
+						   G_CALLBACK(on_name_response), self);
+	GtkWidget *entry = gtk_entry_new();
 
-	dialog = adw_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
-					heading, NULL);
 	gtk_entry_set_activates_default(GTK_ENTRY(entry), TRUE);
 	gtk_editable_set_text(GTK_EDITABLE(entry),
 			      playlist ? km_playlist_item_get_name(playlist) : _("New Playlist"));
 	gtk_accessible_update_property(GTK_ACCESSIBLE(entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
 				       _("Playlist name"), -1);
-	adw_message_dialog_set_extra_child(ADW_MESSAGE_DIALOG(dialog), entry);
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "cancel", _("_Cancel"),
-					 response, label, NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), response,
-						   ADW_RESPONSE_SUGGESTED);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), response);
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "cancel");
+	adw_message_dialog_set_extra_child(dialog, entry);
 	if (playlist)
 		g_object_set_data(G_OBJECT(dialog), "km-playlist",
 				  GUINT_TO_POINTER(km_playlist_item_get_fid(playlist)));
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_name_response), self, 0);
 	gtk_window_present(GTK_WINDOW(dialog));
 }
 

@@ -161,19 +161,17 @@ static void on_close_response(AdwMessageDialog *dialog, const char *response, Km
 
 static void ask_close_while_copying(KmWindow *self)
 {
-	GtkWidget *dialog = adw_message_dialog_new(
-		GTK_WINDOW(self), _("Files Are Being Copied"),
-		_("Closing now stops the transfers: the files copied so far stay on the "
-		  "player, the file being copied is removed, the rest are not copied."));
+	const KmQuestion question = {
+		.heading = _("Files Are Being Copied"),
+		.body = _("Closing now stops the transfers: the files copied so far stay on the "
+			  "player, the file being copied is removed, the rest are not copied."),
+		.cancel_id = "keep", .cancel_label = _("_Keep Copying"),
+		.act_id = "close", .act_label = _("_Stop and Close"),
+		.appearance = ADW_RESPONSE_DESTRUCTIVE,
+	};
 
-	adw_message_dialog_add_responses(ADW_MESSAGE_DIALOG(dialog), "keep", _("_Keep Copying"),
-					 "close", _("_Stop and Close"), NULL);
-	adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), "close",
-						   ADW_RESPONSE_DESTRUCTIVE);
-	adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), "keep");
-	adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), "keep");
-	g_signal_connect_object(dialog, "response", G_CALLBACK(on_close_response), self, 0);
-	gtk_window_present(GTK_WINDOW(dialog));
+	gtk_window_present(GTK_WINDOW(km_question_new(GTK_WIDGET(self), &question,
+						      G_CALLBACK(on_close_response), self)));
 }
 
 static gboolean km_window_close_request(GtkWindow *window)
