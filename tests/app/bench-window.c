@@ -38,7 +38,7 @@ static gboolean on_tick(gpointer data)
 		longest_gap = MAX(longest_gap, now - last_tick);
 	/* to find in a `perf record -k CLOCK_MONOTONIC` what the main thread did */
 	if (last_tick && now - last_tick > 25000 && g_getenv("KM_BENCH_GAPS"))
-		g_printerr("gap %.1f ms: from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " us\n",
+		printf("# gap %.1f ms: from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " us\n",
 			   (now - last_tick) / 1000.0, last_tick, now);
 	last_tick = now;
 	return G_SOURCE_CONTINUE;

@@ -33,5 +33,5 @@ N_TRACKS=$("$KARMACTL" -i "$RUN" tracks | grep -c '^fid=')
 GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=$BUILD/data GDK_BACKEND=x11 GTK_A11Y=none \
     GSK_RENDERER=cairo GDK_DEBUG=gl-disable \
     xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session -- "$BENCH" "$RUN" "$N_TRACKS" 2>/dev/null |
-    grep '^|'
+    grep '^|\|^# gap'
 exit "${PIPESTATUS[0]}"
