@@ -113,13 +113,10 @@ static GArray *let_go_of_toast(KmPlayerView *self)
 	return g_steal_pointer(&self->undoable_fids);
 }
 
-/*
- * The toast stays ours until it is dismissed (an idle later): a deletion
- * meanwhile dismisses it first, else the overlay would queue it to show again.
- */
+/* Undo: the toast closes itself (an idle later) and is no longer ours. */
 static void on_undo(AdwToast *toast, KmPlayerView *self)
 {
-	g_autoptr(GArray) fids = g_steal_pointer(&self->undoable_fids);
+	g_autoptr(GArray) fids = let_go_of_toast(self);
 
 	if (fids)
 		set_hidden(self, fids, FALSE);
@@ -143,7 +140,7 @@ void _km_player_view_commit_delete(KmPlayerView *self)
 gboolean km_player_view_has_uncommitted_delete(KmPlayerView *self)
 {
 	g_return_val_if_fail(KM_IS_PLAYER_VIEW(self), FALSE);
-	return self->undoable_fids != NULL;
+	return self->undo_toast != NULL;
 }
 
 static void delete_with_undo(KmPlayerView *self, GArray *fids)
@@ -163,7 +160,11 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 				fids->len);
 	self->undo_toast = adw_toast_new(title);
 	adw_toast_set_button_label(self->undo_toast, _("_Undo"));
-	adw_toast_set_priority(self->undo_toast, ADW_TOAST_PRIORITY_HIGH);
+	/*
+	 * Normal priority: it waits for a toast already shown. A high one would
+	 * push that back into the queue, and libadwaita 1.2 aborts when the
+	 * pushed one comes back before its hiding is over.
+	 */
 	g_signal_connect(self->undo_toast, "button-clicked", G_CALLBACK(on_undo), self);
 	g_signal_connect(self->undo_toast, "dismissed", G_CALLBACK(on_undo_toast_dismissed), self);
 	/* the overlay takes a reference; the view keeps its own until the toast goes */

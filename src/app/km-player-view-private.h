@@ -40,7 +40,7 @@ struct _KmPlayerView {
 	/* km-player-view-delete.c */
 	GHashTable *hidden_fids;	/* deleted, not yet gone from the session's list */
 	GtkFilter *hide_filter;
-	AdwToast *undo_toast;	/* the last deletion's, until dismissed */
+	AdwToast *undo_toast;	/* while a deletion can be undone */
 	GArray *undoable_fids;	/* its tracks, until Undo or the toast goes */
 };
 

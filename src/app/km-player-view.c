@@ -59,6 +59,9 @@ static void on_sidebar_selected(KmPlayerView *self)
 
 	if (!self->session || (!playlist && self->showing_library))
 		return;
+	/* a playlist lists the tracks an undo toast hides: they are deleted first */
+	if (playlist)
+		_km_player_view_commit_delete(self);
 	/* the library's tree follows the track list; a changed playlist is a new item */
 	self->showing_library = playlist == NULL;
 	if (playlist)

@@ -317,6 +317,20 @@ static void test_delete(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* Answers the name dialog the action opens. */
+static void answer_name(KmPlayerView *pv, const char *action, const char *name,
+			const char *response)
+{
+	GtkWidget *dialog;
+
+	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), action, NULL));
+	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	g_assert_nonnull(dialog);
+	gtk_editable_set_text(GTK_EDITABLE(adw_message_dialog_get_extra_child(
+		ADW_MESSAGE_DIALOG(dialog))), name);
+	km_test_answer(dialog, response);
+}
+
 /* Whether the library view (expanded) has a row for fid. */
 static gboolean view_shows(KmPlayerView *pv, guint32 fid)
 {
@@ -372,8 +386,9 @@ static void test_delete_undo(gconstpointer image)
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
 	KmSession *session = km_test_session(win);
-	g_autoptr(KmTrack) undone = NULL, deleted = NULL, ejected = NULL, closed = NULL;
-	guint before = n_tracks(win);
+	g_autoptr(KmTrack) undone = NULL, deleted = NULL, listed = NULL, ejected = NULL;
+	g_autoptr(KmTrack) closed = NULL;
+	guint before = n_tracks(win), n_playlists;
 	GtkWidget *undo;
 
 	g_settings_set_boolean(settings, "confirm-delete", FALSE);
@@ -398,13 +413,27 @@ static void test_delete_undo(gconstpointer image)
 	km_test_wait_until(g_hash_table_size(pv->hidden_fids) == 0);
 	assert_verifies_clean(win);
 
-	/* ejected while undoable: deleted first */
+	/* a playlist shown while undoable (a new one is selected): deleted first */
+	n_playlists = g_list_model_get_n_items(km_session_get_playlists(session));
+	listed = delete_first_track(pv);
+	answer_name(pv, "player.new-playlist", "Undo Test", "create");
+	km_test_wait_until(km_playlist_sidebar_get_selected(_km_player_view_get_sidebar(pv)));
+	g_assert_false(km_player_view_has_uncommitted_delete(pv));
+	km_test_wait_until(n_tracks(win) == before - 2);
+	g_assert_null(km_session_lookup_track(session, km_track_get_fid(listed)));
+	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete-playlist", NULL));
+	km_test_wait_until(g_list_model_get_n_items(km_session_get_playlists(session)) ==
+			   n_playlists);
+
+	/* ejected while undoable (its toast waiting behind another): deleted first */
+	km_widget_toast(GTK_WIDGET(pv), "A toast shown before");
 	ejected = delete_first_track(pv);
+	g_assert_true(km_player_view_has_uncommitted_delete(pv));
 	km_player_view_eject(pv);
 	km_test_wait_until(km_window_get_player_view(win) == NULL);
 	km_test_close_window(win);
 	win = km_test_open_window(image);
-	g_assert_cmpuint(n_tracks(win), ==, before - 2);
+	g_assert_cmpuint(n_tracks(win), ==, before - 3);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(ejected)));
 
 	/* the window closed while undoable: deleted, then the window closes */
@@ -413,7 +442,7 @@ static void test_delete_undo(gconstpointer image)
 	km_test_wait_until(!gtk_widget_get_visible(GTK_WIDGET(win)));
 	km_test_close_window(win);
 	win = km_test_open_window(image);
-	g_assert_cmpuint(n_tracks(win), ==, before - 3);
+	g_assert_cmpuint(n_tracks(win), ==, before - 4);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(closed)));
 	g_settings_reset(settings, "confirm-delete");
 	km_test_close_window(win);
@@ -430,20 +459,6 @@ static KmPlaylistItem *playlist_named(KmWindow *win, const char *name)
 			return p;	/* the session's list holds it */
 	}
 	return NULL;
-}
-
-/* Answers the name dialog the action opens. */
-static void answer_name(KmPlayerView *pv, const char *action, const char *name,
-			const char *response)
-{
-	GtkWidget *dialog;
-
-	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), action, NULL));
-	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
-	g_assert_nonnull(dialog);
-	gtk_editable_set_text(GTK_EDITABLE(adw_message_dialog_get_extra_child(
-		ADW_MESSAGE_DIALOG(dialog))), name);
-	km_test_answer(dialog, response);
 }
 
 static void test_playlists(gconstpointer image)
