@@ -232,18 +232,21 @@ gboolean km_transaction_playlist_move(KmTransaction *tx, guint32 playlist, guint
 
 /* ---- a removed object leaves every playlist ---- */
 
-static gboolean lists(const KmProperties *pl, guint32 fid)
+static gboolean lists_any(const KmProperties *pl, GHashTable *fids)
 {
 	g_autoptr(GArray) entries = km_playlist_from_properties(pl, NULL);
 
-	for (guint i = 0; entries && i < entries->len; i++)
-		if (g_array_index(entries, KmPlaylistEntry, i).fid == fid)
+	for (guint i = 0; entries && i < entries->len; i++) {
+		guint32 fid = g_array_index(entries, KmPlaylistEntry, i).fid;
+
+		if (g_hash_table_contains(fids, GUINT_TO_POINTER(fid)))
 			return TRUE;
+	}
 	return FALSE;
 }
 
-/* Playlists the transaction sees that list fid. */
-static GArray *playlists_listing(KmTransaction *tx, guint32 fid)
+/* Playlists the transaction sees that list any of fids (one pass over the objects). */
+static GArray *playlists_listing(KmTransaction *tx, GHashTable *fids)
 {
 	GArray *found = g_array_new(FALSE, FALSE, sizeof(guint32));
 	GHashTable *sources[] = { tx->lib->objects, tx->staged };
@@ -259,16 +262,16 @@ static GArray *playlists_listing(KmTransaction *tx, guint32 fid)
 			/* Staged playlists are met twice when also committed: once is enough. */
 			if (i == 1 && km_library_lookup(tx->lib, pl_fid))
 				continue;
-			if (pl && km_transaction_is_playlist(pl) && lists(pl, fid))
+			if (pl && km_transaction_is_playlist(pl) && lists_any(pl, fids))
 				g_array_append_val(found, pl_fid);
 		}
 	}
 	return found;
 }
 
-gboolean km_transaction_unlist(KmTransaction *tx, guint32 fid, GError **error)
+gboolean km_transaction_unlist(KmTransaction *tx, GHashTable *fids, GError **error)
 {
-	g_autoptr(GArray) playlists = playlists_listing(tx, fid);
+	g_autoptr(GArray) playlists = playlists_listing(tx, fids);
 
 	for (guint i = 0; i < playlists->len; i++) {
 		g_autoptr(GArray) entries = NULL;
@@ -277,9 +280,12 @@ gboolean km_transaction_unlist(KmTransaction *tx, guint32 fid, GError **error)
 		entries = open_playlist(tx, g_array_index(playlists, guint32, i), TRUE, &pl, error);
 		if (!entries)
 			return FALSE;
-		for (guint j = entries->len; j-- > 0;)
-			if (g_array_index(entries, KmPlaylistEntry, j).fid == fid)
+		for (guint j = entries->len; j-- > 0;) {
+			guint32 fid = g_array_index(entries, KmPlaylistEntry, j).fid;
+
+			if (g_hash_table_contains(fids, GUINT_TO_POINTER(fid)))
 				g_array_remove_index(entries, j);
+		}
 		km_playlist_to_properties(pl, entries);
 	}
 	return TRUE;

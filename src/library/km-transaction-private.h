@@ -32,8 +32,8 @@ gboolean km_transaction_new_fid(KmTransaction *tx, guint32 *fid, guint32 *genera
 /* A new object's staging entry (takes object). */
 void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean data_written);
 gboolean km_transaction_is_playlist(const KmProperties *object);
-/* Remove fid from every playlist (km-transaction-playlist.c). */
-gboolean km_transaction_unlist(KmTransaction *tx, guint32 fid, GError **error);
+/* Remove the fids (a set of GUINT_TO_POINTER) from every playlist (km-transaction-playlist.c). */
+gboolean km_transaction_unlist(KmTransaction *tx, GHashTable *fids, GError **error);
 
 G_END_DECLS
 

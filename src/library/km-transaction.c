@@ -345,11 +345,13 @@ static gboolean forget_added(KmTransaction *tx, guint32 fid, GError **error)
 
 gboolean km_transaction_remove(KmTransaction *tx, guint32 fid, GError **error)
 {
+	g_autoptr(GHashTable) gone = g_hash_table_new(NULL, NULL);
 	KmStaged *s;
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
+	g_hash_table_add(gone, GUINT_TO_POINTER(fid));
 	if (!km_transaction_check(tx, error) || !km_transaction_get(tx, fid, error) ||
-	    !km_transaction_unlist(tx, fid, error))
+	    !km_transaction_unlist(tx, gone, error))
 		return FALSE;
 	s = g_hash_table_lookup(tx->staged, GUINT_TO_POINTER(fid));
 	if (s && s->added)
@@ -475,6 +477,20 @@ static void finish(KmTransaction *tx)
 	g_hash_table_remove_all(tx->staged);
 }
 
+/*
+ * The player's own deletions (its smalldb bitmap) go with every commit
+ * (km-commit.c): their entries leave the playlists, as a removal's do.
+ */
+static gboolean unlist_player_deletions(KmTransaction *tx, GError **error)
+{
+	GArray *deleted = tx->lib->pending_deletes;
+	g_autoptr(GHashTable) gone = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < deleted->len; i++)
+		g_hash_table_add(gone, GUINT_TO_POINTER(g_array_index(deleted, guint32, i)));
+	return deleted->len == 0 || km_transaction_unlist(tx, gone, error);
+}
+
 gboolean km_transaction_commit(KmTransaction *tx, GError **error)
 {
 	g_autoptr(KmChangeSet) cs = NULL;
@@ -488,6 +504,8 @@ gboolean km_transaction_commit(KmTransaction *tx, GError **error)
 		finish(tx);
 		return TRUE;
 	}
+	if (!unlist_player_deletions(tx, error))
+		return FALSE;
 	cs = staged_changes(tx);
 	ok = km_library_commit_changes(tx->lib, cs, FALSE, error);
 	/* A commit that wrote nothing can be retried or rolled back; one that wrote, not. */

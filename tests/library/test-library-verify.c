@@ -9,6 +9,7 @@
 
 #include "km-fid.h"
 #include "km-journal.h"
+#include "km-playlist.h"
 #include "km-smalldb.h"
 #include "km-verify.h"
 #include "library-test-util.h"
@@ -292,10 +293,7 @@ static GBytes *player_smalldb(struct omfs_fs *fs, guint32 played_fid, guint dele
 	return g_byte_array_free_to_bytes(out);
 }
 
-/*
- * The player deleted fid[6] (not in the playlist: a deleted playlist member
- * also leaves a dangling entry, which test-library-verify-content covers).
- */
+/* The player deleted fid[6] (not in the playlist: test_player_deleted_member). */
 static void test_player_changes(struct fixture *f, gconstpointer unused)
 {
 	g_autoptr(GError) error = NULL;
@@ -340,6 +338,39 @@ static void test_player_changes(struct fixture *f, gconstpointer unused)
 	g_assert_cmpstr(km_properties_get(file, "play_count"), ==, "5");
 	g_assert_cmpstr(km_properties_get(file, "title"), ==, "Played");
 	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+}
+
+/* The player deleted fid[1], the playlist's second entry: the next commit drops the entry too. */
+static void test_player_deleted_member(struct fixture *f, gconstpointer unused)
+{
+	g_autoptr(GError) error = NULL;
+	struct omfs_fs *fs = tu_mount(&f->m->bdev);
+	g_autoptr(GBytes) db = player_smalldb(fs, f->fid[5], 1);
+	g_autoptr(GArray) entries = NULL;
+	KmTransaction *tx;
+	KmLibrary *lib;
+
+	tu_fs_write(fs, "var/smalldb", g_bytes_get_data(db, NULL), g_bytes_get_size(db));
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+
+	/* a commit with nothing of its own: the player's deletion goes with it */
+	lib = tu_open(&f->m->bdev, TRUE);
+	g_assert_null(km_library_lookup(lib, f->fid[1]));
+	tx = km_library_begin(lib, &error);
+	g_assert_no_error(error);
+	tu_commit(tx);
+	g_object_unref(tx);
+	tu_assert_verifies_clean(lib);
+	tu_close(lib);
+
+	lib = tu_open(&f->m->bdev, FALSE);
+	entries = km_playlist_from_properties(km_library_lookup(lib, f->playlist), &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(entries->len, ==, 2);
+	g_assert_cmpuint(g_array_index(entries, KmPlaylistEntry, 0).fid, ==, f->fid[0]);
+	g_assert_cmpuint(g_array_index(entries, KmPlaylistEntry, 1).fid, ==, f->fid[2]);
+	tu_assert_verifies_clean(lib);
+	tu_close(lib);
 }
 
 /* ---- the journal ---- */
@@ -538,6 +569,7 @@ int main(int argc, char **argv)
 	ADD("read-only", test_verify_read_only);
 	ADD("missing-smalldb", test_missing_smalldb);
 	ADD("player-changes", test_player_changes);
+	ADD("player-deleted-member", test_player_deleted_member);
 	ADD("damaged-journal", test_damaged_journal);
 	ADD("interrupted-commit", test_interrupted_commit);
 #undef ADD
