@@ -5,10 +5,11 @@
  *
  * With confirm-delete on (the default) a dialog asks first. With it off,
  * GNOME's way: the tracks disappear from the view at once and a toast offers
- * Undo; they are deleted on the player only when the toast goes (its time is
- * up, another deletion replaces it, or the player is ejected). Until the
- * deletion is committed the tracks are only hidden: the view shows the
- * session's list through a filter.
+ * Undo; they are deleted on the player only when the toast goes: its time
+ * is up, another deletion replaces it, a playlist is shown (playlists would
+ * list them), the player is ejected or the window closed. Until then the
+ * tracks are only hidden: the library shows the session's list through a
+ * filter.
  */
 #define G_LOG_DOMAIN "km-player-view"
 
@@ -148,7 +149,7 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 	GtkWidget *overlay = gtk_widget_get_ancestor(GTK_WIDGET(self), ADW_TYPE_TOAST_OVERLAY);
 	g_autofree char *title = NULL;
 
-	_km_player_view_commit_delete(self);	/* one undo at a time, as Nautilus */
+	_km_player_view_commit_delete(self);	/* one deletion undoable at a time */
 	if (!overlay) {
 		remove_tracks(self, fids);
 		return;
@@ -161,9 +162,9 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 	self->undo_toast = adw_toast_new(title);
 	adw_toast_set_button_label(self->undo_toast, _("_Undo"));
 	/*
-	 * Normal priority: it waits for a toast already shown. A high one would
-	 * push that back into the queue, and libadwaita 1.2 aborts when the
-	 * pushed one comes back before its hiding is over.
+	 * At the normal priority it waits for a toast already shown. A high one
+	 * would push that back into the queue, and libadwaita 1.2 aborts when
+	 * the pushed one comes back before its hiding is over.
 	 */
 	g_signal_connect(self->undo_toast, "button-clicked", G_CALLBACK(on_undo), self);
 	g_signal_connect(self->undo_toast, "dismissed", G_CALLBACK(on_undo_toast_dismissed), self);
