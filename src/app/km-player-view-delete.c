@@ -111,6 +111,7 @@ static GArray *let_go_of_toast(KmPlayerView *self)
 		g_signal_handlers_disconnect_by_data(self->undo_toast, self);
 		g_clear_object(&self->undo_toast);
 	}
+	gtk_widget_action_set_enabled(GTK_WIDGET(self), "player.undo-delete", FALSE);
 	return g_steal_pointer(&self->undoable_fids);
 }
 
@@ -132,16 +133,28 @@ static void on_undo_toast_dismissed(AdwToast *toast, KmPlayerView *self)
 		remove_tracks(self, fids);
 }
 
+/* Ctrl+Z while the toast is up: as its button (in a text entry, the entry's own undo). */
+static void undo_delete_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	KmPlayerView *self = KM_PLAYER_VIEW(widget);
+	g_autoptr(AdwToast) toast = self->undo_toast ? g_object_ref(self->undo_toast) : NULL;
+
+	if (!toast)
+		return;
+	on_undo(toast, self);
+	adw_toast_dismiss(toast);
+}
+
 void _km_player_view_commit_delete(KmPlayerView *self)
 {
 	if (self->undo_toast)
 		adw_toast_dismiss(self->undo_toast);
 }
 
-gboolean km_player_view_has_uncommitted_delete(KmPlayerView *self)
+guint km_player_view_get_n_uncommitted_deletes(KmPlayerView *self)
 {
-	g_return_val_if_fail(KM_IS_PLAYER_VIEW(self), FALSE);
-	return self->undo_toast != NULL;
+	g_return_val_if_fail(KM_IS_PLAYER_VIEW(self), 0);
+	return self->undoable_fids ? self->undoable_fids->len : 0;
 }
 
 static void delete_with_undo(KmPlayerView *self, GArray *fids)
@@ -170,6 +183,7 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 	g_signal_connect(self->undo_toast, "dismissed", G_CALLBACK(on_undo_toast_dismissed), self);
 	/* the overlay takes a reference; the view keeps its own until the toast goes */
 	adw_toast_overlay_add_toast(ADW_TOAST_OVERLAY(overlay), g_object_ref(self->undo_toast));
+	gtk_widget_action_set_enabled(GTK_WIDGET(self), "player.undo-delete", TRUE);
 }
 
 static void delete_action(GtkWidget *widget, const char *name, GVariant *param)
@@ -203,6 +217,7 @@ static gboolean is_shown(gpointer item, gpointer data)
 
 GListModel *_km_player_view_init_delete(KmPlayerView *self, GListModel *tracks)
 {
+	gtk_widget_action_set_enabled(GTK_WIDGET(self), "player.undo-delete", FALSE);
 	self->hidden_fids = g_hash_table_new(NULL, NULL);
 	self->hide_filter = GTK_FILTER(gtk_custom_filter_new(is_shown, self, NULL));
 	return G_LIST_MODEL(gtk_filter_list_model_new(g_object_ref(tracks),
@@ -225,4 +240,8 @@ void _km_player_view_class_init_delete(GtkWidgetClass *widget_class)
 {
 	gtk_widget_class_install_action(widget_class, "player.delete", NULL, delete_action);
 	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_Delete, 0, "player.delete", NULL);
+	gtk_widget_class_install_action(widget_class, "player.undo-delete", NULL,
+					undo_delete_action);
+	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_z, GDK_CONTROL_MASK,
+					    "player.undo-delete", NULL);
 }

@@ -33,7 +33,7 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder);
 void km_player_view_eject(KmPlayerView *self);
 /* Whether transfers are running (eject and close ask first). */
 gboolean km_player_view_is_busy(KmPlayerView *self);
-/* Tracks deleted that the undo toast could still bring back (not yet deleted). */
-gboolean km_player_view_has_uncommitted_delete(KmPlayerView *self);
+/* How many tracks deleted the undo toast could still bring back (not yet deleted). */
+guint km_player_view_get_n_uncommitted_deletes(KmPlayerView *self);
 
 G_END_DECLS

@@ -41,10 +41,28 @@ static void remove_player_view(KmWindow *self)
 	self->player_view = NULL;
 }
 
+/* message, and that the tracks an undo toast offered are still on the player. */
+static char *close_message(KmWindow *self, const char *message)
+{
+	guint n = km_player_view_get_n_uncommitted_deletes(KM_PLAYER_VIEW(self->player_view));
+
+	if (!message || n == 0)
+		return g_strdup(message);
+	/* Translators: follows a sentence saying why the player was closed */
+	return g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+					   "%s The track deleted last is still on the player.",
+					   "%s The %u tracks deleted last are still on the player.",
+					   n),
+			       message, n);
+}
+
 void _km_window_close_player(KmWindow *self, const char *message)
 {
+	g_autofree char *full = self->player_view ? close_message(self, message) :
+				g_strdup(message);
+
 	remove_player_view(self);
-	show_start_page(self, message);
+	show_start_page(self, full);
 	if (self->close_after_eject) {
 		gtk_window_close(GTK_WINDOW(self));
 		return;
@@ -184,7 +202,7 @@ static gboolean km_window_close_request(GtkWindow *window)
 	}
 	/* a deletion the toast could still undo: done, then the window closes */
 	if (self->player_view &&
-	    km_player_view_has_uncommitted_delete(KM_PLAYER_VIEW(self->player_view))) {
+	    km_player_view_get_n_uncommitted_deletes(KM_PLAYER_VIEW(self->player_view))) {
 		self->close_after_eject = TRUE;
 		km_player_view_eject(KM_PLAYER_VIEW(self->player_view));
 		return TRUE;

@@ -39,6 +39,8 @@ static void test_plug_and_unplug(void)
 	g_autofree char *dir = g_dir_make_tmp("km-hotplug-XXXXXX", NULL);
 	g_autofree char *image = g_build_filename(dir, "karma.img", NULL);
 	g_autoptr(GError) error = NULL;
+	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
+	KmPlayerView *pv;
 	KmWindow *win;
 
 	g_assert_true(km_demo_create_image(image, KM_KARMA_IMAGE_MIN_SIZE, N_TRACKS, NULL,
@@ -59,12 +61,23 @@ static void test_plug_and_unplug(void)
 	km_test_wait_until(g_list_model_get_n_items(km_session_get_tracks(km_test_session(win))) ==
 			   N_TRACKS);
 
-	/* unplugged while idle: the start page, saying so */
+	/* a track deleted, its undo toast still up (confirmations off) */
+	g_settings_set_boolean(settings, "confirm-delete", FALSE);
+	pv = km_test_player_view(win);
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	km_test_select(pv, km_test_first_track_row(pv));
+	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
+	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 1);
+
+	/* unplugged while idle: the start page, saying so, and that the track stayed */
 	unplug(&f, SYS(KARMA_DISK));
 	unplug(&f, SYS(KARMA));
 	km_test_wait_until(km_window_get_player_view(win) == NULL);
 	g_assert_nonnull(km_window_get_message(win));
 	g_assert_nonnull(strstr(km_window_get_message(win), "was unplugged"));
+	g_assert_nonnull(strstr(km_window_get_message(win),
+				"The track deleted last is still on the player."));
+	g_settings_reset(settings, "confirm-delete");
 
 	km_test_close_window(win);
 	fixture_teardown(&f, NULL);

@@ -386,8 +386,8 @@ static void test_delete_undo(gconstpointer image)
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
 	KmSession *session = km_test_session(win);
-	g_autoptr(KmTrack) undone = NULL, deleted = NULL, listed = NULL, ejected = NULL;
-	g_autoptr(KmTrack) closed = NULL;
+	g_autoptr(KmTrack) undone = NULL, by_key = NULL, deleted = NULL, listed = NULL;
+	g_autoptr(KmTrack) ejected = NULL, closed = NULL;
 	guint before = n_tracks(win), n_playlists;
 	GtkWidget *undo;
 
@@ -397,11 +397,19 @@ static void test_delete_undo(gconstpointer image)
 	undone = delete_first_track(pv);
 	g_assert_false(view_shows(pv, km_track_get_fid(undone)));
 	g_assert_nonnull(km_session_lookup_track(session, km_track_get_fid(undone)));
-	g_assert_true(km_player_view_has_uncommitted_delete(pv));
+	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 1);
 	km_test_wait_until((undo = find_button(GTK_WIDGET(win), "_Undo")) != NULL);
 	gtk_widget_activate(undo);	/* a button clicks a moment later, as when pressed */
-	km_test_wait_until(!km_player_view_has_uncommitted_delete(pv));
+	km_test_wait_until(km_player_view_get_n_uncommitted_deletes(pv) == 0);
 	g_assert_true(view_shows(pv, km_track_get_fid(undone)));
+	g_assert_cmpuint(n_tracks(win), ==, before);
+
+	/* Ctrl+Z does the same */
+	by_key = delete_first_track(pv);
+	g_assert_false(view_shows(pv, km_track_get_fid(by_key)));
+	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.undo-delete", NULL));
+	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 0);
+	g_assert_true(view_shows(pv, km_track_get_fid(by_key)));
 	g_assert_cmpuint(n_tracks(win), ==, before);
 
 	/* the toast's time is up: deleted on the player */
@@ -418,7 +426,7 @@ static void test_delete_undo(gconstpointer image)
 	listed = delete_first_track(pv);
 	answer_name(pv, "player.new-playlist", "Undo Test", "create");
 	km_test_wait_until(km_playlist_sidebar_get_selected(_km_player_view_get_sidebar(pv)));
-	g_assert_false(km_player_view_has_uncommitted_delete(pv));
+	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 0);
 	km_test_wait_until(n_tracks(win) == before - 2);
 	g_assert_null(km_session_lookup_track(session, km_track_get_fid(listed)));
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete-playlist", NULL));
@@ -428,7 +436,7 @@ static void test_delete_undo(gconstpointer image)
 	/* ejected while undoable (its toast waiting behind another): deleted first */
 	km_widget_toast(GTK_WIDGET(pv), "A toast shown before");
 	ejected = delete_first_track(pv);
-	g_assert_true(km_player_view_has_uncommitted_delete(pv));
+	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 1);
 	km_player_view_eject(pv);
 	km_test_wait_until(km_window_get_player_view(win) == NULL);
 	km_test_close_window(win);
