@@ -58,17 +58,3 @@ void km_report_add(KmReport *report, GFile *file, guint32 fid, KmItemOutcome out
 	g_ptr_array_add(report->items, item);
 	report->counts[outcome]++;
 }
-
-const char *km_item_outcome_name(KmItemOutcome outcome)
-{
-	static const char *const names[KM_N_ITEM_OUTCOMES] = {
-		[KM_ITEM_DONE] = "done",
-		[KM_ITEM_DUPLICATE] = "duplicate",
-		[KM_ITEM_UNSUPPORTED] = "unsupported",
-		[KM_ITEM_FAILED] = "failed",
-		[KM_ITEM_CANCELLED] = "cancelled",
-		[KM_ITEM_NOT_DONE] = "not done",
-	};
-
-	return outcome < KM_N_ITEM_OUTCOMES ? names[outcome] : "unknown";
-}

@@ -53,7 +53,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(KmReport, km_report_unref)
 /* Append an item (reason may be NULL); the counts follow. */
 void km_report_add(KmReport *report, GFile *file, guint32 fid, KmItemOutcome outcome,
 		   const char *reason);
-const char *km_item_outcome_name(KmItemOutcome outcome);
 
 G_END_DECLS
 

@@ -12,6 +12,7 @@
 
 /* What an edit job carries; each job uses the fields it needs. */
 typedef struct {
+	KmEditFunc fn;		/* the edit, in the job's transaction */
 	GArray *fids;		/* guint32 */
 	GArray *indexes;	/* guint */
 	guint32 playlist;
@@ -54,13 +55,20 @@ static guint32 edit_fid(Edit *edit, guint i)
 	return g_array_index(edit->fids, guint32, i);
 }
 
-static void queue_edit(KmSession *session, KmJobFunc run, Edit *edit,
+static void edit_run(KmJob *job)
+{
+	km_worker_run_edit(job, job_edit(job)->fn);
+}
+
+/* fn(edit) as a job whose result the source_tag's _finish gives. */
+static void queue_edit(KmSession *session, KmEditFunc fn, Edit *edit, gpointer source_tag,
 		       GCancellable *cancellable, GAsyncReadyCallback callback,
 		       gpointer user_data)
 {
-	km_session_queue(session, run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, edit, edit_free,
-			 NULL, NULL, NULL, cancellable, callback, user_data,
-			 km_session_edit_finish);
+	edit->fn = fn;
+	km_session_queue(session, edit_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, edit,
+			 edit_free, NULL, NULL, NULL, cancellable, callback, user_data,
+			 source_tag);
 }
 
 gboolean km_session_edit_finish(KmSession *session, GAsyncResult *result, GError **error)
@@ -84,18 +92,13 @@ static gboolean remove_tracks(KmJob *job, KmTransaction *tx, GError **error)
 	return TRUE;
 }
 
-static void remove_run(KmJob *job)
-{
-	km_worker_run_edit(job, remove_tracks);
-}
-
 void km_session_remove_async(KmSession *session, const guint32 *fids, guint n_fids,
 			     GCancellable *cancellable, GAsyncReadyCallback callback,
 			     gpointer user_data)
 {
 	g_return_if_fail(KM_IS_SESSION(session));
-	queue_edit(session, remove_run, edit_new(fids, n_fids), cancellable, callback,
-		   user_data);
+	queue_edit(session, remove_tracks, edit_new(fids, n_fids), km_session_edit_finish,
+		   cancellable, callback, user_data);
 }
 
 /* tags */
@@ -153,11 +156,6 @@ static gboolean set_tags(KmJob *job, KmTransaction *tx, GError **error)
 	return TRUE;
 }
 
-static void set_tags_run(KmJob *job)
-{
-	km_worker_run_edit(job, set_tags);
-}
-
 void km_session_set_tags_async(KmSession *session, const guint32 *fids, guint n_fids,
 			       const KmTagEdit *tags, GCancellable *cancellable,
 			       GAsyncReadyCallback callback, gpointer user_data)
@@ -173,7 +171,8 @@ void km_session_set_tags_async(KmSession *session, const guint32 *fids, guint n_
 	edit->tags[3] = g_strdup(tags->genre);
 	edit->tags[4] = g_strdup(tags->year);
 	edit->tags[5] = g_strdup(tags->track_number);
-	queue_edit(session, set_tags_run, edit, cancellable, callback, user_data);
+	queue_edit(session, set_tags, edit, km_session_edit_finish, cancellable, callback,
+		   user_data);
 }
 
 /* playlists: the lists are republished after every commit, so nothing is marked dirty */
@@ -185,11 +184,6 @@ static gboolean playlist_create(KmJob *job, KmTransaction *tx, GError **error)
 	return km_transaction_playlist_create(tx, edit->name, &edit->playlist, error);
 }
 
-static void playlist_create_run(KmJob *job)
-{
-	km_worker_run_edit(job, playlist_create);
-}
-
 void km_session_playlist_create_async(KmSession *session, const char *name,
 				      GCancellable *cancellable, GAsyncReadyCallback callback,
 				      gpointer user_data)
@@ -199,9 +193,8 @@ void km_session_playlist_create_async(KmSession *session, const char *name,
 	g_return_if_fail(KM_IS_SESSION(session));
 	edit = edit_new(NULL, 0);
 	edit->name = g_strdup(name);
-	km_session_queue(session, playlist_create_run,
-			 KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, edit, edit_free, NULL, NULL, NULL,
-			 cancellable, callback, user_data, km_session_playlist_create_async);
+	queue_edit(session, playlist_create, edit, km_session_playlist_create_async, cancellable,
+		   callback, user_data);
 }
 
 gboolean km_session_playlist_create_finish(KmSession *session, GAsyncResult *result,
@@ -227,11 +220,6 @@ static gboolean playlist_rename(KmJob *job, KmTransaction *tx, GError **error)
 	return km_transaction_playlist_rename(tx, edit->playlist, edit->name, error);
 }
 
-static void playlist_rename_run(KmJob *job)
-{
-	km_worker_run_edit(job, playlist_rename);
-}
-
 void km_session_playlist_rename_async(KmSession *session, guint32 playlist, const char *name,
 				      GCancellable *cancellable, GAsyncReadyCallback callback,
 				      gpointer user_data)
@@ -242,17 +230,13 @@ void km_session_playlist_rename_async(KmSession *session, guint32 playlist, cons
 	edit = edit_new(NULL, 0);
 	edit->playlist = playlist;
 	edit->name = g_strdup(name);
-	queue_edit(session, playlist_rename_run, edit, cancellable, callback, user_data);
+	queue_edit(session, playlist_rename, edit, km_session_edit_finish, cancellable, callback,
+		   user_data);
 }
 
 static gboolean playlist_delete(KmJob *job, KmTransaction *tx, GError **error)
 {
 	return km_transaction_playlist_delete(tx, job_edit(job)->playlist, error);
-}
-
-static void playlist_delete_run(KmJob *job)
-{
-	km_worker_run_edit(job, playlist_delete);
 }
 
 void km_session_playlist_delete_async(KmSession *session, guint32 playlist,
@@ -264,7 +248,8 @@ void km_session_playlist_delete_async(KmSession *session, guint32 playlist,
 	g_return_if_fail(KM_IS_SESSION(session));
 	edit = edit_new(NULL, 0);
 	edit->playlist = playlist;
-	queue_edit(session, playlist_delete_run, edit, cancellable, callback, user_data);
+	queue_edit(session, playlist_delete, edit, km_session_edit_finish, cancellable, callback,
+		   user_data);
 }
 
 static gboolean playlist_add(KmJob *job, KmTransaction *tx, GError **error)
@@ -281,11 +266,6 @@ static gboolean playlist_add(KmJob *job, KmTransaction *tx, GError **error)
 	return TRUE;
 }
 
-static void playlist_add_run(KmJob *job)
-{
-	km_worker_run_edit(job, playlist_add);
-}
-
 void km_session_playlist_add_async(KmSession *session, guint32 playlist, const guint32 *fids,
 				   guint n_fids, gint position, GCancellable *cancellable,
 				   GAsyncReadyCallback callback, gpointer user_data)
@@ -296,7 +276,8 @@ void km_session_playlist_add_async(KmSession *session, guint32 playlist, const g
 	edit = edit_new(fids, n_fids);
 	edit->playlist = playlist;
 	edit->position = position;
-	queue_edit(session, playlist_add_run, edit, cancellable, callback, user_data);
+	queue_edit(session, playlist_add, edit, km_session_edit_finish, cancellable, callback,
+		   user_data);
 }
 
 static gint compare_desc(gconstpointer a, gconstpointer b)
@@ -323,11 +304,6 @@ static gboolean playlist_remove(KmJob *job, KmTransaction *tx, GError **error)
 	return TRUE;
 }
 
-static void playlist_remove_run(KmJob *job)
-{
-	km_worker_run_edit(job, playlist_remove);
-}
-
 void km_session_playlist_remove_async(KmSession *session, guint32 playlist,
 				      const guint *indexes, guint n_indexes,
 				      GCancellable *cancellable, GAsyncReadyCallback callback,
@@ -340,7 +316,8 @@ void km_session_playlist_remove_async(KmSession *session, guint32 playlist,
 	edit->playlist = playlist;
 	if (n_indexes)
 		g_array_append_vals(edit->indexes, indexes, n_indexes);
-	queue_edit(session, playlist_remove_run, edit, cancellable, callback, user_data);
+	queue_edit(session, playlist_remove, edit, km_session_edit_finish, cancellable, callback,
+		   user_data);
 }
 
 static gboolean playlist_move(KmJob *job, KmTransaction *tx, GError **error)
@@ -348,11 +325,6 @@ static gboolean playlist_move(KmJob *job, KmTransaction *tx, GError **error)
 	Edit *edit = job_edit(job);
 
 	return km_transaction_playlist_move(tx, edit->playlist, edit->from, edit->to, error);
-}
-
-static void playlist_move_run(KmJob *job)
-{
-	km_worker_run_edit(job, playlist_move);
 }
 
 void km_session_playlist_move_async(KmSession *session, guint32 playlist, guint from, guint to,
@@ -366,7 +338,8 @@ void km_session_playlist_move_async(KmSession *session, guint32 playlist, guint 
 	edit->playlist = playlist;
 	edit->from = from;
 	edit->to = to;
-	queue_edit(session, playlist_move_run, edit, cancellable, callback, user_data);
+	queue_edit(session, playlist_move, edit, km_session_edit_finish, cancellable, callback,
+		   user_data);
 }
 
 /* verify */

@@ -11,11 +11,6 @@
 
 #include "km-session-backup.h"
 
-const char *km_session_get_serial(KmSession *session)
-{
-	return session->serial;
-}
-
 /* An all-zero serial (every Karma's so far) tells nothing: none. */
 void km_session_set_serial(KmSession *session, const char *serial)
 {

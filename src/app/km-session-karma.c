@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "km-demo.h"
 #include "km-karma-usb.h"

@@ -54,8 +54,7 @@ typedef struct {
 	GThread *thread;
 	const KmSessionSourceFuncs *funcs;
 	gpointer source;
-	gboolean source_open;
-	const struct omfs_blockdev *dev;	/* the whole disk, while the source is open */
+	const struct omfs_blockdev *dev;	/* the whole disk; NULL when the source is closed */
 	KmLibrary *lib;
 	gboolean incomplete;	/* a restore did not finish: no library until one does */
 	gboolean failed;
@@ -88,7 +87,7 @@ struct _KmSession {
 	KmWorker worker;
 
 	/* For tests (km_session_get_debug_stats()). */
-	KmProgressStats progress_stats;	/* under the merger's lock */
+	KmProgressStats progress_stats;	/* under km-progress.c's stats_lock */
 	gint library_calls;		/* atomic */
 	gint jobs_run;			/* atomic: jobs the worker has finished */
 };
@@ -116,7 +115,7 @@ void km_session_queue(KmSession *session, KmJobFunc run, KmJobFlags flags,
 		      gpointer progress_data, GDestroyNotify progress_notify,
 		      GCancellable *cancellable, GAsyncReadyCallback callback,
 		      gpointer user_data, gpointer source_tag);
-/* The job's data, in its _finish (the task). */
+/* Whether result is session's task with source_tag (for a _finish's g_return_val_if_fail). */
 gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
 				    gpointer source_tag);
 /*

@@ -8,7 +8,6 @@
 
 #include <glib/gi18n.h>
 #include <errno.h>
-#include <glib/gstdio.h>
 
 #include "km-image-device.h"
 #include "km-mount-point.h"

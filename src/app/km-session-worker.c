@@ -260,10 +260,10 @@ static gboolean worker_release(KmWorker *worker, GError **error)
 	if (worker->lib && !failed)
 		ok = km_library_close(worker->lib, error);
 	g_clear_object(&worker->lib);
-	if (worker->source_open &&
+	if (worker->dev &&
 	    !worker->funcs->close(worker->source, ok && !failed ? error : NULL) && !failed)
 		ok = FALSE;
-	worker->source_open = FALSE;
+	worker->dev = NULL;
 	return ok;
 }
 
@@ -284,14 +284,13 @@ static void open_run(KmJob *job)
 	const struct omfs_blockdev *dev;
 	GError *error = NULL;
 
-	if (worker->lib || worker->source_open) {
+	if (worker->lib || worker->dev) {
 		km_job_return_error(job, g_error_new(KM_SESSION_ERROR, KM_SESSION_ERROR_NOT_OPEN,
 						     _("The player is open already")));
 		return;
 	}
 	dev = worker->funcs->open(worker->source, session, km_job_cancellable(job), &error);
 	if (dev) {
-		worker->source_open = TRUE;
 		worker->dev = dev;
 		worker->lib = km_library_open(dev, &options, &error);
 	}

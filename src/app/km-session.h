@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-session.h - one open player (an image file, a block device, the demo,
- * later the simulated Karma and a real one over USB), as the window sees it.
+ * km-session.h - one open player (an image file, a block device node, the
+ * demo over the simulated Karma, or a Rio Karma over USB), as the window
+ * sees it.
  *
  * A session owns one worker thread, the only thread that touches the OMFS
  * core and the library for that player. Every km_session_*_async() call
@@ -115,11 +116,10 @@ KmSession *km_session_new_for_usb(guint8 bus, guint8 address);
 
 const char *km_session_get_name(KmSession *session);
 /*
- * The player's serial number, or NULL when it has none worth the name (the
- * demo, an image, every Karma seen so far: all zeros). Set it (on the main
- * context, before opening) when the device tells it.
+ * The player's serial number, when the device tells it (on the main context,
+ * before opening). One that is no serial worth the name (every Karma seen so
+ * far: all zeros) is kept as none, as for the demo and an image.
  */
-const char *km_session_get_serial(KmSession *session);
 void km_session_set_serial(KmSession *session, const char *serial);
 /* What tells this player from others: the serial, else the name. */
 const char *km_session_get_player_id(KmSession *session);
