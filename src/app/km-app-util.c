@@ -61,15 +61,6 @@ void km_widget_toast(GtkWidget *widget, const char *message)
 		g_message("%s", message);
 }
 
-guint32 *km_tracks_dup_fids(GPtrArray *tracks)
-{
-	guint32 *fids = g_new(guint32, MAX(tracks->len, 1));
-
-	for (guint i = 0; i < tracks->len; i++)
-		fids[i] = km_track_get_fid(tracks->pdata[i]);
-	return fids;
-}
-
 gboolean km_error_is_cancelled(const GError *error)
 {
 	return g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);

@@ -42,8 +42,6 @@ AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
 				  GCallback on_response, gpointer owner);
 /* Shows message in the toast overlay around widget (if any). */
 void km_widget_toast(GtkWidget *widget, const char *message);
-/* The fids of tracks (KmTrack), in order (a new array). */
-guint32 *km_tracks_dup_fids(GPtrArray *tracks);
 /* Whether error is a cancellation (the user's own: no message). */
 gboolean km_error_is_cancelled(const GError *error);
 /*

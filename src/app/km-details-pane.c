@@ -14,6 +14,7 @@
 
 #include "km-app-util.h"
 #include "km-details-pane.h"
+#include "km-library-columns.h"
 
 enum { TAG_TITLE, TAG_ARTIST, TAG_ALBUM, TAG_GENRE, TAG_YEAR, TAG_TRACK_NUMBER, N_TAGS };
 
@@ -36,25 +37,16 @@ struct _KmDetailsPane {
 
 G_DEFINE_FINAL_TYPE(KmDetailsPane, km_details_pane, GTK_TYPE_WIDGET)
 
-static char *number_text(guint n)
-{
-	return n ? g_strdup_printf("%u", n) : g_strdup("");
-}
-
+/* A tag's text as its column in the library shows it. */
 static char *tag_text(KmTrack *track, guint tag)
 {
-	const char *s = NULL;
+	static const KmColumn columns[N_TAGS] = {
+		[TAG_TITLE] = KM_COLUMN_TITLE, [TAG_ARTIST] = KM_COLUMN_ARTIST,
+		[TAG_ALBUM] = KM_COLUMN_ALBUM, [TAG_GENRE] = KM_COLUMN_GENRE,
+		[TAG_YEAR] = KM_COLUMN_YEAR, [TAG_TRACK_NUMBER] = KM_COLUMN_TRACK_NUMBER,
+	};
 
-	switch (tag) {
-	case TAG_TITLE: s = km_track_get_title(track); break;
-	case TAG_ARTIST: s = km_track_get_artist(track); break;
-	case TAG_ALBUM: s = km_track_get_album(track); break;
-	case TAG_GENRE: s = km_track_get_genre(track); break;
-	case TAG_YEAR: return number_text(km_track_get_year(track));
-	case TAG_TRACK_NUMBER: return number_text(km_track_get_track_number(track));
-	default: break;
-	}
-	return g_strdup(s ? s : "");
+	return km_column_format(columns[tag], track);
 }
 
 static GtkEditable *tag_row(KmDetailsPane *self, guint tag)
@@ -86,14 +78,21 @@ static gboolean is_edited(KmDetailsPane *self, guint tag)
 	return g_strcmp0(gtk_editable_get_text(tag_row(self, tag)), self->shown[tag]) != 0;
 }
 
+static gboolean has_edits(KmDetailsPane *self)
+{
+	for (guint t = 0; t < N_TAGS; t++)
+		if (is_edited(self, t))
+			return TRUE;
+	return FALSE;
+}
+
 static void on_row_changed(KmDetailsPane *self)
 {
-	gboolean edited = FALSE;
+	gboolean edited;
 
 	if (self->loading)
 		return;
-	for (guint t = 0; t < N_TAGS; t++)
-		edited |= is_edited(self, t);
+	edited = has_edits(self);
 	gtk_widget_action_set_enabled(GTK_WIDGET(self), "details.save", edited);
 	gtk_widget_set_sensitive(self->revert_button, edited);
 }
@@ -177,14 +176,6 @@ void km_details_pane_set_tracks(KmDetailsPane *self, GPtrArray *tracks)
 	gtk_stack_set_visible_child_name(self->stack, "details");
 }
 
-static gboolean has_edits(KmDetailsPane *self)
-{
-	for (guint t = 0; t < N_TAGS; t++)
-		if (is_edited(self, t))
-			return TRUE;
-	return FALSE;
-}
-
 void km_details_pane_refresh(KmDetailsPane *self)
 {
 	g_autoptr(GPtrArray) current = NULL;
@@ -252,7 +243,7 @@ static void save_action(GtkWidget *widget, const char *action_name, GVariant *pa
 {
 	KmDetailsPane *self = KM_DETAILS_PANE(widget);
 	const char *values[N_TAGS] = { NULL };
-	g_autofree guint32 *fids = NULL;
+	g_autoptr(GArray) fids = NULL;
 	KmTagEdit edit;
 
 	if (!self->session || !self->tracks || !self->tracks->len)
@@ -263,8 +254,8 @@ static void save_action(GtkWidget *widget, const char *action_name, GVariant *pa
 	edit = (KmTagEdit){ .title = values[TAG_TITLE], .artist = values[TAG_ARTIST],
 			    .album = values[TAG_ALBUM], .genre = values[TAG_GENRE],
 			    .year = values[TAG_YEAR], .track_number = values[TAG_TRACK_NUMBER] };
-	fids = km_tracks_dup_fids(self->tracks);
-	km_session_set_tags_async(self->session, fids, self->tracks->len, &edit,
+	fids = km_fid_list_new_for_tracks(self->tracks);
+	km_session_set_tags_async(self->session, (guint32 *)(void *)fids->data, fids->len, &edit,
 				  self->cancellable, on_tags_saved, g_object_ref(self));
 	/* what is saved is now what is shown */
 	for (guint t = 0; t < N_TAGS; t++)

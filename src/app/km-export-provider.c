@@ -28,9 +28,6 @@ struct _KmExportProvider {
 
 G_DEFINE_FINAL_TYPE(KmExportProvider, km_export_provider, GDK_TYPE_CONTENT_PROVIDER)
 
-enum { SIGNAL_READY, N_SIGNALS };
-static guint signals[N_SIGNALS];
-
 static GdkContentFormats *file_list_formats(void)
 {
 	GdkContentFormats *formats = gdk_content_formats_new_for_gtype(GDK_TYPE_FILE_LIST);
@@ -152,7 +149,6 @@ static void on_exported(GObject *source, GAsyncResult *result, gpointer data)
 	for (guint i = 0; i < self->waiting->len; i++)
 		serve(self, self->waiting->pdata[i]);
 	g_ptr_array_set_size(self->waiting, 0);
-	g_signal_emit(self, signals[SIGNAL_READY], 0);
 	gdk_content_provider_content_changed(GDK_CONTENT_PROVIDER(self));
 }
 
@@ -177,8 +173,6 @@ static void km_export_provider_class_init(KmExportProviderClass *klass)
 	provider_class->get_value = get_value;
 	provider_class->write_mime_type_async = write_mime_type_async;
 	provider_class->write_mime_type_finish = write_mime_type_finish;
-	signals[SIGNAL_READY] = g_signal_new("ready", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
-					     0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void km_export_provider_init(KmExportProvider *self)
@@ -203,10 +197,4 @@ gboolean km_export_provider_is_ready(KmExportProvider *self)
 {
 	g_return_val_if_fail(KM_IS_EXPORT_PROVIDER(self), FALSE);
 	return self->ready;
-}
-
-GPtrArray *km_export_provider_get_files(KmExportProvider *self)
-{
-	g_return_val_if_fail(KM_IS_EXPORT_PROVIDER(self), NULL);
-	return self->files;
 }

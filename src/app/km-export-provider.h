@@ -6,8 +6,6 @@
  * by the session into a fresh folder under the cache folder, named by the
  * export template, as soon as the drag starts; a receiver asking before
  * they are there gets them when the export is done.
- *
- * Signal ready (): the export finished (successfully or not).
  */
 #pragma once
 
@@ -25,7 +23,5 @@ G_DECLARE_FINAL_TYPE(KmExportProvider, km_export_provider, KM, EXPORT_PROVIDER,
 GdkContentProvider *km_export_provider_new(KmSession *session, GArray *fids, GFile *folder,
 					   const char *template);
 gboolean km_export_provider_is_ready(KmExportProvider *self);
-/* The exported files (GFile, owned by the provider), once ready. */
-GPtrArray *km_export_provider_get_files(KmExportProvider *self);
 
 G_END_DECLS

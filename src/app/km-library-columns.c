@@ -47,7 +47,8 @@ gboolean km_column_is_numeric(KmColumn column)
 	}
 }
 
-char *km_format_duration(guint64 ms)
+/* "3:05" or "1:02:03" for milliseconds. */
+static char *format_duration(guint64 ms)
 {
 	guint64 s = ms / 1000;
 
@@ -67,25 +68,40 @@ static char *format_string(const char *s)
 	return g_strdup(s ? s : "");
 }
 
+/* The text of a column that shows one of the track's strings (may be NULL). */
+static const char *column_string(KmColumn column, KmTrack *track)
+{
+	switch (column) {
+	case KM_COLUMN_TITLE:
+		return km_track_get_title(track);
+	case KM_COLUMN_ARTIST:
+		return km_track_get_artist(track);
+	case KM_COLUMN_ALBUM:
+		return km_track_get_album(track);
+	case KM_COLUMN_GENRE:
+		return km_track_get_genre(track);
+	case KM_COLUMN_CODEC:
+		return km_track_get_codec(track);
+	default:
+		return NULL;
+	}
+}
+
 char *km_column_format(KmColumn column, KmTrack *track)
 {
 	switch (column) {
 	case KM_COLUMN_TITLE:
-		return format_string(km_track_get_title(track));
 	case KM_COLUMN_ARTIST:
-		return format_string(km_track_get_artist(track));
 	case KM_COLUMN_ALBUM:
-		return format_string(km_track_get_album(track));
+	case KM_COLUMN_GENRE:
+	case KM_COLUMN_CODEC:
+		return format_string(column_string(column, track));
 	case KM_COLUMN_TRACK_NUMBER:
 		return format_number(km_track_get_track_number(track));
 	case KM_COLUMN_DURATION:
-		return km_format_duration(km_track_get_duration(track));
-	case KM_COLUMN_GENRE:
-		return format_string(km_track_get_genre(track));
+		return format_duration(km_track_get_duration(track));
 	case KM_COLUMN_YEAR:
 		return format_number(km_track_get_year(track));
-	case KM_COLUMN_CODEC:
-		return format_string(km_track_get_codec(track));
 	case KM_COLUMN_BITRATE:
 		/* Translators: a bit rate in kilobits per second */
 		return km_track_get_bitrate_kbps(track) ?
@@ -140,7 +156,6 @@ static int compare_items(gconstpointer ca, gconstpointer cb, gpointer user_data)
 {
 	KmColumn column = GPOINTER_TO_UINT(user_data);
 	gpointer a = (gpointer)ca, b = (gpointer)cb;	/* the GObject macros take non-const */
-	g_autofree char *sa = NULL, *sb = NULL;
 
 	if (KM_IS_LIBRARY_GROUP(a) && KM_IS_LIBRARY_GROUP(b))
 		return compare_strings(km_library_group_get_name(a), km_library_group_get_name(b));
@@ -153,9 +168,7 @@ static int compare_items(gconstpointer ca, gconstpointer cb, gpointer user_data)
 
 		return na < nb ? -1 : na > nb;
 	}
-	sa = km_column_format(column, a);
-	sb = km_column_format(column, b);
-	return compare_strings(sa, sb);
+	return compare_strings(column_string(column, a), column_string(column, b));
 }
 
 GtkSorter *km_column_sorter_new(KmColumn column)

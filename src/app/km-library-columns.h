@@ -33,7 +33,5 @@ gboolean km_column_is_numeric(KmColumn column);
 char *km_column_format(KmColumn column, KmTrack *track);
 /* A sorter for the column's items: KmTrack, and KmLibraryGroup by name. */
 GtkSorter *km_column_sorter_new(KmColumn column);
-/* "3:05" or "1:02:03" for milliseconds. */
-char *km_format_duration(guint64 ms);
 
 G_END_DECLS

@@ -49,12 +49,6 @@ KmLibraryGroup *km_library_group_new(KmLibraryGroupKind kind, const char *name)
 	return self;
 }
 
-KmLibraryGroupKind km_library_group_get_kind(KmLibraryGroup *group)
-{
-	g_return_val_if_fail(KM_IS_LIBRARY_GROUP(group), KM_LIBRARY_GROUP_ARTIST);
-	return group->kind;
-}
-
 const char *km_library_group_get_name(KmLibraryGroup *group)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY_GROUP(group), NULL);

@@ -20,7 +20,6 @@ G_DECLARE_FINAL_TYPE(KmLibraryGroup, km_library_group, KM, LIBRARY_GROUP, GObjec
 
 /* name may be NULL: the group of tracks without one. */
 KmLibraryGroup *km_library_group_new(KmLibraryGroupKind kind, const char *name);
-KmLibraryGroupKind km_library_group_get_kind(KmLibraryGroup *group);
 /* The name, or NULL for the unknown artist or album. */
 const char *km_library_group_get_name(KmLibraryGroup *group);
 /* The name as shown ("Unknown Artist" for NULL). */

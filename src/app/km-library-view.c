@@ -28,7 +28,6 @@ struct _KmLibraryView {
 	GtkSearchEntry *search_entry;
 	GtkStack *stack;
 	GtkColumnView *column_view;
-	AdwStatusPage *empty_page;
 
 	/* Owned references */
 	GListModel *tracks;
@@ -301,6 +300,19 @@ GPtrArray *km_library_view_get_selected_tracks(KmLibraryView *self)
 	return tracks;
 }
 
+gboolean km_library_view_has_selection(KmLibraryView *self)
+{
+	GtkSelectionModel *model;
+	g_autoptr(GtkBitset) selected = NULL;
+
+	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), FALSE);
+	model = km_library_view_get_model(self);
+	if (!model)
+		return FALSE;
+	selected = gtk_selection_model_get_selection(model);
+	return !gtk_bitset_is_empty(selected);
+}
+
 static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 {
 	const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
@@ -405,7 +417,6 @@ static void km_library_view_class_init(KmLibraryViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, search_entry);
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, stack);
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, column_view);
-	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, empty_page);
 	gtk_widget_class_bind_template_callback(widget_class, on_search_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_stop_search);
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);

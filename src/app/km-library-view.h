@@ -24,6 +24,8 @@ G_DECLARE_FINAL_TYPE(KmLibraryView, km_library_view, KM, LIBRARY_VIEW, GtkWidget
 void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolean grouped);
 /* The selected tracks (KmTrack, new references), a group counting as all it holds. */
 GPtrArray *km_library_view_get_selected_tracks(KmLibraryView *self);
+/* Whether any track is selected (a group has tracks: an empty one goes). */
+gboolean km_library_view_has_selection(KmLibraryView *self);
 /* What the column view shows (rows of the tree, or tracks while searching). */
 GtkSelectionModel *km_library_view_get_model(KmLibraryView *self);
 void km_library_view_set_search(KmLibraryView *self, const char *text);

@@ -35,6 +35,12 @@ void _km_view_job_free(KmViewJob *job)
 	g_free(job);
 }
 
+void _km_player_view_toast_error(KmPlayerView *self, const GError *error)
+{
+	if (error && !km_error_is_cancelled(error) && !self->closing)
+		km_widget_toast(GTK_WIDGET(self), error->message);
+}
+
 static void toast_report_error(KmPlayerView *self, KmReport *report, const GError *error)
 {
 	if (!error && report)
@@ -97,7 +103,7 @@ static void on_exported(GObject *source, GAsyncResult *result, gpointer data)
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 {
 	g_autoptr(GPtrArray) tracks = NULL;
-	g_autofree guint32 *fids = NULL;
+	g_autoptr(GArray) fids = NULL;
 	g_autofree char *template = NULL, *title = NULL, *name = NULL;
 	KmTransferRow *row;
 
@@ -105,7 +111,7 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 	tracks = km_library_view_get_selected_tracks(self->library_view);
 	if (tracks->len == 0 || self->closing)
 		return;
-	fids = km_tracks_dup_fids(tracks);
+	fids = km_fid_list_new_for_tracks(tracks);
 	template = g_settings_get_string(self->settings, "export-template");
 	name = g_file_get_parse_name(folder);
 	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Exporting %u track to %s",
@@ -113,8 +119,8 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 				tracks->len, name);
 	row = km_transfer_row_new(title, NULL, 0);
 	km_transfer_panel_add(self->transfers, row);
-	km_session_export_async(self->session, fids, tracks->len, folder, template,
-				_km_player_view_on_progress, g_object_ref(row), g_object_unref,
+	km_session_export_async(self->session, (guint32 *)(void *)fids->data, fids->len, folder,
+				template, _km_player_view_on_progress, g_object_ref(row), g_object_unref,
 				km_transfer_row_get_cancellable(row), on_exported,
 				_km_view_job_new(self, row));
 }
@@ -206,26 +212,32 @@ static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 
 void _km_player_view_update_actions(KmPlayerView *self)
 {
-	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
+	gboolean selected = km_library_view_has_selection(self->library_view);
 	GtkWidget *w = GTK_WIDGET(self);
 	gboolean open = !self->closing;
 
 	gtk_widget_action_set_enabled(w, "player.add-files", open);
 	gtk_widget_action_set_enabled(w, "player.add-folder", open);
-	gtk_widget_action_set_enabled(w, "player.export", open && tracks->len > 0);
-	gtk_widget_action_set_enabled(w, "player.delete", open && tracks->len > 0);
+	gtk_widget_action_set_enabled(w, "player.export", open && selected);
+	gtk_widget_action_set_enabled(w, "player.delete", open && selected);
 	gtk_widget_action_set_enabled(w, "player.eject", open);
 	_km_player_view_update_backup_actions(self);
 }
 
+void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
+				     gsize n_actions)
+{
+	for (gsize i = 0; i < n_actions; i++) {
+		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
+						actions[i].activate);
+		gtk_widget_class_add_binding_action(widget_class, actions[i].key, actions[i].mods,
+						    actions[i].name, NULL);
+	}
+}
+
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 {
-	static const struct {
-		const char *name;
-		void (*activate)(GtkWidget *, const char *, GVariant *);
-		guint key;
-		GdkModifierType mods;
-	} actions[] = {
+	static const KmViewAction actions[] = {
 		{ "player.add-files", add_files_action, GDK_KEY_i, GDK_CONTROL_MASK },
 		{ "player.add-folder", add_files_action, GDK_KEY_i,
 		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
@@ -234,12 +246,7 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },
 	};
 
-	for (gsize i = 0; i < G_N_ELEMENTS(actions); i++) {
-		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
-						actions[i].activate);
-		gtk_widget_class_add_binding_action(widget_class, actions[i].key, actions[i].mods,
-						    actions[i].name, NULL);
-	}
+	_km_player_view_install_actions(widget_class, actions, G_N_ELEMENTS(actions));
 	gtk_widget_class_install_property_action(widget_class, "player.details",
 						 "details-visible");
 	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_F9, 0, "player.details", NULL);

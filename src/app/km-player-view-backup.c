@@ -54,8 +54,7 @@ static void on_backed_up(GObject *source, GAsyncResult *result, gpointer data)
 				       _("Saved as %s"), name);
 	}
 	km_transfer_row_finish_text(job->row, text, error);
-	if (error && !km_error_is_cancelled(error) && !job->self->closing)
-		km_widget_toast(GTK_WIDGET(job->self), error->message);
+	_km_player_view_toast_error(job->self, error);
 	_km_view_job_free(job);
 }
 
@@ -135,8 +134,7 @@ static void on_restored(GObject *source, GAsyncResult *result, gpointer data)
 
 	km_session_restore_finish(KM_SESSION(source), result, &error);
 	km_transfer_row_finish_text(job->row, _("Restored"), error);
-	if (error && !km_error_is_cancelled(error) && !job->self->closing)
-		km_widget_toast(GTK_WIDGET(job->self), error->message);
+	_km_player_view_toast_error(job->self, error);
 	_km_view_job_free(job);
 }
 

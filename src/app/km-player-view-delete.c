@@ -52,9 +52,8 @@ static void on_removed(GObject *source, GAsyncResult *result, gpointer data)
 	KmPlayerView *self = job->self;
 	g_autoptr(GError) error = NULL;
 
-	if (!km_session_edit_finish(KM_SESSION(source), result, &error) &&
-	    !km_error_is_cancelled(error) && !self->closing)
-		km_widget_toast(GTK_WIDGET(self), error->message);
+	km_session_edit_finish(KM_SESSION(source), result, &error);
+	_km_player_view_toast_error(self, error);
 	/* gone from the session's list now, or back if the deletion failed */
 	if (self->hidden_fids)
 		set_hidden(self, job->fids, FALSE);
@@ -238,10 +237,10 @@ void _km_player_view_dispose_delete(KmPlayerView *self)
 
 void _km_player_view_class_init_delete(GtkWidgetClass *widget_class)
 {
-	gtk_widget_class_install_action(widget_class, "player.delete", NULL, delete_action);
-	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_Delete, 0, "player.delete", NULL);
-	gtk_widget_class_install_action(widget_class, "player.undo-delete", NULL,
-					undo_delete_action);
-	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_z, GDK_CONTROL_MASK,
-					    "player.undo-delete", NULL);
+	static const KmViewAction actions[] = {
+		{ "player.delete", delete_action, GDK_KEY_Delete, 0 },
+		{ "player.undo-delete", undo_delete_action, GDK_KEY_z, GDK_CONTROL_MASK },
+	};
+
+	_km_player_view_install_actions(widget_class, actions, G_N_ELEMENTS(actions));
 }

@@ -17,9 +17,8 @@ static void on_edited(GObject *source, GAsyncResult *result, gpointer data)
 	g_autoptr(KmPlayerView) self = data;
 	g_autoptr(GError) error = NULL;
 
-	if (!km_session_edit_finish(KM_SESSION(source), result, &error) &&
-	    !km_error_is_cancelled(error) && !self->closing)
-		km_widget_toast(GTK_WIDGET(self), error->message);
+	km_session_edit_finish(KM_SESSION(source), result, &error);
+	_km_player_view_toast_error(self, error);
 }
 
 static void on_created(GObject *source, GAsyncResult *result, gpointer data)
@@ -30,8 +29,7 @@ static void on_created(GObject *source, GAsyncResult *result, gpointer data)
 
 	if (km_session_playlist_create_finish(KM_SESSION(source), result, &fid, &error))
 		km_playlist_sidebar_select(self->sidebar, fid);
-	else if (!km_error_is_cancelled(error) && !self->closing)
-		km_widget_toast(GTK_WIDGET(self), error->message);
+	_km_player_view_toast_error(self, error);
 }
 
 static void on_name_response(AdwMessageDialog *dialog, const char *response, gpointer data)
@@ -173,12 +171,7 @@ static void move_action(GtkWidget *widget, const char *name, GVariant *param)
 
 void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class)
 {
-	static const struct {
-		const char *name;
-		void (*activate)(GtkWidget *, const char *, GVariant *);
-		guint key;
-		GdkModifierType mods;
-	} actions[] = {
+	static const KmViewAction actions[] = {
 		{ "player.new-playlist", new_playlist_action, GDK_KEY_n, GDK_CONTROL_MASK },
 		{ "player.rename-playlist", rename_playlist_action, GDK_KEY_F2, 0 },
 		{ "player.delete-playlist", delete_playlist_action, GDK_KEY_Delete,
@@ -187,10 +180,5 @@ void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class)
 		{ "player.move-down", move_action, GDK_KEY_Down, GDK_ALT_MASK },
 	};
 
-	for (gsize i = 0; i < G_N_ELEMENTS(actions); i++) {
-		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
-						actions[i].activate);
-		gtk_widget_class_add_binding_action(widget_class, actions[i].key, actions[i].mods,
-						    actions[i].name, NULL);
-	}
+	_km_player_view_install_actions(widget_class, actions, G_N_ELEMENTS(actions));
 }

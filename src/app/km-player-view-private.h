@@ -2,8 +2,10 @@
 /*
  * km-player-view-private.h - the player view's insides, shared by its files:
  * km-player-view.c (the session and the panes), km-player-view-actions.c
- * (the player.* actions), km-player-view-dnd.c (drag in and out),
- * km-player-view-playlists.c (the playlist actions).
+ * (the player.* actions), km-player-view-delete.c (delete, with a dialog or
+ * an undo toast), km-player-view-dnd.c (drag in and out),
+ * km-player-view-playlists.c (the playlist actions), km-player-view-backup.c
+ * (back up and restore).
  */
 #pragma once
 
@@ -54,7 +56,18 @@ void _km_view_job_free(KmViewJob *job);
 /* A job's progress callback: progress_data is its row (referenced). */
 void _km_player_view_on_progress(KmSession *session, const KmProgress *progress, gpointer data);
 
+/* An action of the view's class and its key. */
+typedef struct {
+	const char *name;
+	void (*activate)(GtkWidget *widget, const char *name, GVariant *param);
+	guint key;
+	GdkModifierType mods;
+} KmViewAction;
+void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
+				     gsize n_actions);
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+/* A job's error as a toast, unless there is none, it is a cancellation, or the view is closing. */
+void _km_player_view_toast_error(KmPlayerView *self, const GError *error);
 /* km-player-view-delete.c: player.delete, with a dialog or an undo toast. */
 void _km_player_view_class_init_delete(GtkWidgetClass *widget_class);
 /* The view's list: tracks without those deleted but not yet gone. */
@@ -78,7 +91,6 @@ KmLibraryView *_km_player_view_get_library_view(KmPlayerView *self);
 KmDetailsPane *_km_player_view_get_details_pane(KmPlayerView *self);
 KmTransferPanel *_km_player_view_get_transfers(KmPlayerView *self);
 KmPlaylistSidebar *_km_player_view_get_sidebar(KmPlayerView *self);
-KmCapacityBar *_km_player_view_get_capacity_bar(KmPlayerView *self);
 void _km_player_view_close(KmPlayerView *self, const char *message);
 
 G_END_DECLS

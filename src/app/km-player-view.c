@@ -183,11 +183,6 @@ KmPlaylistSidebar *_km_player_view_get_sidebar(KmPlayerView *self)
 	return self->sidebar;
 }
 
-KmCapacityBar *_km_player_view_get_capacity_bar(KmPlayerView *self)
-{
-	return self->capacity_bar;
-}
-
 static void on_tracks_dropped(KmPlayerView *self, KmPlaylistItem *playlist, GArray *fids)
 {
 	_km_player_view_playlist_tracks_dropped(self, playlist, fids);

@@ -26,7 +26,8 @@ struct _KmWindow {
 	char *message;
 	KmDeviceMonitor *monitor;	/* NULL: no hotplug */
 	char *hotplug_path;		/* sysfs path of the plugged-in player we opened */
-	gboolean close_after_eject;	/* the user closed the window while copying */
+	/* close the window once the player is closed (closed while copying, or undoable) */
+	gboolean close_after_eject;
 	/* Borrowed: the player view in the stack */
 	GtkWidget *player_view;
 };
