@@ -11,8 +11,10 @@
  * "rescan-interval" is set, because inside Flatpak uevents do not arrive.
  *
  * Players are matched by VID:PID only (045a:5210): the Karma's interface
- * class is 0, so no class match can find it. Signals are emitted in the
- * thread-default main context the monitor was created in.
+ * class is 0, so no class match can find it. Signals that follow a uevent
+ * are emitted in the thread-default main context the monitor was created in;
+ * those of the timer's rescans in the global default main context (the timer
+ * is a g_timeout_add_seconds() source).
  */
 #ifndef KM_DEVICE_MONITOR_H
 #define KM_DEVICE_MONITOR_H
@@ -31,8 +33,6 @@ G_DECLARE_FINAL_TYPE(KmDeviceMonitor, km_device_monitor, KM, DEVICE_MONITOR, GOb
 
 /* Listens for uevents; rescans every few seconds inside Flatpak. */
 KmDeviceMonitor *km_device_monitor_new(void);
-/* TRUE inside a Flatpak sandbox (/.flatpak-info exists). */
-gboolean km_device_monitor_in_sandbox(void);
 
 /* The players known now, ordered by sysfs path (transfer full). */
 GPtrArray *km_device_monitor_get_players(KmDeviceMonitor *self);

@@ -9,12 +9,12 @@
 #include "km-karma-label.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "km-bytes.h"
+#include "km-fail.h"
 
 #define LABEL_ENTRY_OFFSET 270u
 #define LABEL_ENTRY_SIZE 16u
@@ -34,38 +34,25 @@ static uint64_t partition_end(const struct km_karma_partition *part)
 	return (uint64_t)part->start_sector + part->n_sectors;
 }
 
-static int label_fail(int err, char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int label_fail(int err, char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 /* The whole partition lies on the device, and not over the label itself. */
 static int check_partition_bounds(const struct km_karma_partition *part, uint64_t device_sectors,
 				  char *msg, size_t msglen)
 {
 	if (part->start_sector == 0)
-		return label_fail(-EINVAL, msg, msglen,
-				  "Karma label: partition %u starts at sector 0, over the label itself",
-				  part->number);
+		return km_fail(-EINVAL, msg, msglen,
+			       "Karma label: partition %u starts at sector 0, over the label itself",
+			       part->number);
 	if (part->start_sector >= device_sectors)
-		return label_fail(-EINVAL, msg, msglen,
-				  "Karma label: partition %u starts at sector %u, past the end of the device (%llu sectors)",
-				  part->number, part->start_sector,
-				  (unsigned long long)device_sectors);
+		return km_fail(-EINVAL, msg, msglen,
+			       "Karma label: partition %u starts at sector %u, past the end of the device (%llu sectors)",
+			       part->number, part->start_sector,
+			       (unsigned long long)device_sectors);
 	if (partition_end(part) > device_sectors)
-		return label_fail(-EINVAL, msg, msglen,
-				  "Karma label: partition %u (sectors %u to %llu) ends past the end of the device (%llu sectors)",
-				  part->number, part->start_sector,
-				  (unsigned long long)partition_end(part) - 1,
-				  (unsigned long long)device_sectors);
+		return km_fail(-EINVAL, msg, msglen,
+			       "Karma label: partition %u (sectors %u to %llu) ends past the end of the device (%llu sectors)",
+			       part->number, part->start_sector,
+			       (unsigned long long)partition_end(part) - 1,
+			       (unsigned long long)device_sectors);
 	return 0;
 }
 
@@ -77,10 +64,10 @@ static int check_no_overlap(const struct km_karma_label *label, char *msg, size_
 	if (label->n_partitions < 2)
 		return 0;
 	if (a->start_sector < partition_end(b) && b->start_sector < partition_end(a))
-		return label_fail(-EINVAL, msg, msglen,
-				  "Karma label: partitions %u (sectors %u to %llu) and %u (sectors %u to %llu) overlap",
-				  a->number, a->start_sector, (unsigned long long)partition_end(a) - 1,
-				  b->number, b->start_sector, (unsigned long long)partition_end(b) - 1);
+		return km_fail(-EINVAL, msg, msglen,
+			       "Karma label: partitions %u (sectors %u to %llu) and %u (sectors %u to %llu) overlap",
+			       a->number, a->start_sector, (unsigned long long)partition_end(a) - 1,
+			       b->number, b->start_sector, (unsigned long long)partition_end(b) - 1);
 	return 0;
 }
 
@@ -100,13 +87,13 @@ int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t de
 
 	memset(label, 0, sizeof(*label));
 	if (memcmp(sector, KM_UNFINISHED_RESTORE_MARK, sizeof(KM_UNFINISHED_RESTORE_MARK)) == 0)
-		return label_fail(-EINVAL, msg, msglen,
-				  "a restore from a backup did not finish on this disk: "
-				  "restore it again before using it");
+		return km_fail(-EINVAL, msg, msglen,
+			       "a restore from a backup did not finish on this disk: "
+			       "restore it again before using it");
 	if (magic != KM_KARMA_LABEL_MAGIC)
-		return label_fail(-ENOENT, msg, msglen,
-				  "no Karma label: the magic at byte 510 is 0x%04x, not 0x%04x",
-				  magic, KM_KARMA_LABEL_MAGIC);
+		return km_fail(-ENOENT, msg, msglen,
+			       "no Karma label: the magic at byte 510 is 0x%04x, not 0x%04x",
+			       magic, KM_KARMA_LABEL_MAGIC);
 	for (number = 1; number <= KM_KARMA_MAX_PARTITIONS; number++) {
 		const uint8_t *entry = sector + entry_offset(number);
 		struct km_karma_partition part = {
@@ -124,9 +111,9 @@ int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t de
 		label->partitions[label->n_partitions++] = part;
 	}
 	if (label->n_partitions == 0) {
-		err = label_fail(-EINVAL, msg, msglen,
-				 "Karma label: no entry of type 0x%02x with a non-zero size",
-				 KM_KARMA_FSTYPE_OMFS);
+		err = km_fail(-EINVAL, msg, msglen,
+			      "Karma label: no entry of type 0x%02x with a non-zero size",
+			      KM_KARMA_FSTYPE_OMFS);
 		goto bad;
 	}
 	err = check_no_overlap(label, msg, msglen);
@@ -149,13 +136,13 @@ int km_karma_label_read(const struct omfs_blockdev *dev, struct km_karma_label *
 
 	memset(label, 0, sizeof(*label));
 	if (size < KM_KARMA_SECTOR_SIZE)
-		return label_fail(-ENOENT, msg, msglen,
-				  "no Karma label: the device holds %llu bytes, less than one sector",
-				  (unsigned long long)size);
+		return km_fail(-ENOENT, msg, msglen,
+			       "no Karma label: the device holds %llu bytes, less than one sector",
+			       (unsigned long long)size);
 	err = dev->read(dev->ctx, 0, sector, sizeof(sector));
 	if (err)
-		return label_fail(err, msg, msglen, "reading the Karma label (sector 0): %s",
-				  strerror(-err));
+		return km_fail(err, msg, msglen, "reading the Karma label (sector 0): %s",
+			       strerror(-err));
 	return km_karma_label_parse(sector, size, label, msg, msglen);
 }
 
@@ -164,22 +151,22 @@ static int check_buildable(const struct km_karma_label *label, char *msg, size_t
 	unsigned int i;
 
 	if (label->n_partitions == 0 || label->n_partitions > KM_KARMA_MAX_PARTITIONS)
-		return label_fail(-EINVAL, msg, msglen,
-				  "a Karma label holds 1 or 2 partitions, not %u", label->n_partitions);
+		return km_fail(-EINVAL, msg, msglen,
+			       "a Karma label holds 1 or 2 partitions, not %u", label->n_partitions);
 	for (i = 0; i < label->n_partitions; i++) {
 		const struct km_karma_partition *part = &label->partitions[i];
 
 		if (part->number < 1 || part->number > KM_KARMA_MAX_PARTITIONS)
-			return label_fail(-EINVAL, msg, msglen,
-					  "a Karma label has partitions 1 and 2, not %u", part->number);
+			return km_fail(-EINVAL, msg, msglen,
+				       "a Karma label has partitions 1 and 2, not %u", part->number);
 		if (part->n_sectors == 0)
-			return label_fail(-EINVAL, msg, msglen,
-					  "partition %u is empty: an empty entry is unused", part->number);
+			return km_fail(-EINVAL, msg, msglen,
+				       "partition %u is empty: an empty entry is unused", part->number);
 	}
 	if (label->n_partitions == 2 &&
 	    label->partitions[0].number == label->partitions[1].number)
-		return label_fail(-EINVAL, msg, msglen, "partition %u is given twice",
-				  label->partitions[0].number);
+		return km_fail(-EINVAL, msg, msglen, "partition %u is given twice",
+			       label->partitions[0].number);
 	return 0;
 }
 

@@ -71,6 +71,12 @@ static int fetch_sense(struct km_scsi *s, const char *name, char *msg, size_t ms
 	return -EIO;
 }
 
+/* What the player says it moved: the smaller of what arrived and what the residue admits. */
+static size_t bot_moved(const struct km_bot_command *c)
+{
+	return c->done < c->len - c->residue ? c->done : c->len - c->residue;
+}
+
 /*
  * One command; *got is the data the player says it moved (the smaller of
  * what arrived and what the residue admits). CHECK CONDITION costs a
@@ -95,7 +101,7 @@ static int scsi_run(struct km_scsi *s, const uint8_t *cdb, uint8_t cdb_len, enum
 	if (c.status == KM_BOT_FAILED)
 		return fetch_sense(s, name, msg, msglen);
 	if (got)
-		*got = c.done < len - c.residue ? c.done : len - c.residue;
+		*got = bot_moved(&c);
 	return 0;
 }
 
@@ -115,7 +121,7 @@ int km_scsi_request_sense(struct km_scsi *s, struct km_scsi_sense *sense, char *
 	err = km_bot_command(&s->bot, &c, "REQUEST SENSE", msg, msglen);
 	if (err)
 		return err;
-	got = c.done < c.len - c.residue ? c.done : c.len - c.residue;
+	got = bot_moved(&c);
 	if (c.status != KM_BOT_PASSED) {
 		snprintf(msg, msglen, "REQUEST SENSE: failed itself");
 		return -EIO;

@@ -45,13 +45,13 @@ static bool reserve(struct km_sim_karma *sim, size_t len)
 	return true;
 }
 
-/* Medium commands wait for storage mode and for the disk to be ready. */
+/*
+ * Medium commands wait for the disk to be ready: this only checks "becoming
+ * ready", since run_cdb() has already refused them outside storage mode (and
+ * a WRITE(10) it refused reaches no data-out rw_range(): its status failed).
+ */
 static bool medium_ready(struct km_sim_karma *sim)
 {
-	if (sim->stats.mode != KM_SIM_STORAGE) {
-		check_condition(sim, KM_SENSE_NOT_READY, KM_ASC_INIT_REQUIRED);
-		return false;
-	}
 	if (sim->becoming_ready_left) {
 		sim->becoming_ready_left--;
 		check_condition(sim, KM_SENSE_NOT_READY, KM_ASC_BECOMING_READY);

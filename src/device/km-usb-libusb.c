@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <libusb.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "km-fail.h"
 
 #define KARMA_INTERFACE 0
 #define BOT_RESET_REQUEST 0xff	/* Bulk-Only Mass Storage Reset */
@@ -25,20 +25,8 @@ struct km_usb_libusb {
 	bool reattach;		/* a kernel driver was detached at open */
 };
 
-static int usb_fail(int err, char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int usb_fail(int err, char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-int km_usb_libusb_errno(int libusb_error)
+/* The libusb error code as the negative errno of km-usb-transport.h. */
+static int km_usb_libusb_errno(int libusb_error)
 {
 	switch (libusb_error) {
 	case LIBUSB_SUCCESS:
@@ -208,12 +196,12 @@ int km_usb_libusb_list(struct km_usb_karma_info *out, size_t max, char *msg, siz
 	int r = libusb_init(&ctx);
 
 	if (r)
-		return usb_fail(-EIO, msg, msglen, "cannot start libusb: %s", libusb_strerror(r));
+		return km_fail(-EIO, msg, msglen, "cannot start libusb: %s", libusb_strerror(r));
 	n = libusb_get_device_list(ctx, &list);
 	if (n < 0) {
 		libusb_exit(ctx);
-		return usb_fail(-EIO, msg, msglen, "cannot list USB devices: %s",
-				libusb_strerror((int)n));
+		return km_fail(-EIO, msg, msglen, "cannot list USB devices: %s",
+			       libusb_strerror((int)n));
 	}
 	for (ssize_t i = 0; i < n; i++) {
 		if (!is_karma(list[i]))
@@ -237,13 +225,13 @@ static int open_handle(struct km_usb_libusb *u, libusb_device *dev, char *msg, s
 		return 0;
 	u->handle = NULL;
 	if (r == LIBUSB_ERROR_ACCESS)
-		return usb_fail(-EACCES, msg, msglen,
-				"no permission to open /dev/bus/usb/%03u/%03u (the Rio Karma)",
-				bus, addr);
+		return km_fail(-EACCES, msg, msglen,
+			       "no permission to open /dev/bus/usb/%03u/%03u (the Rio Karma)",
+			       bus, addr);
 	if (r == LIBUSB_ERROR_NO_DEVICE)
-		return usb_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
-	return usb_fail(-EIO, msg, msglen, "cannot open /dev/bus/usb/%03u/%03u: %s", bus, addr,
-			libusb_strerror(r));
+		return km_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
+	return km_fail(-EIO, msg, msglen, "cannot open /dev/bus/usb/%03u/%03u: %s", bus, addr,
+		       libusb_strerror(r));
 }
 
 /* Takes interface 0 from usb-storage (or ums-karma) when one holds it. */
@@ -260,9 +248,9 @@ static int detach_kernel_driver(struct km_usb_libusb *u, char *msg, size_t msgle
 		return 0;
 	}
 	if (r == LIBUSB_ERROR_NO_DEVICE)
-		return usb_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
-	return usb_fail(r == LIBUSB_ERROR_ACCESS ? -EACCES : -EIO, msg, msglen,
-			"cannot take the Rio Karma from its kernel driver: %s", libusb_strerror(r));
+		return km_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
+	return km_fail(r == LIBUSB_ERROR_ACCESS ? -EACCES : -EIO, msg, msglen,
+		       "cannot take the Rio Karma from its kernel driver: %s", libusb_strerror(r));
 }
 
 static int claim_interface(struct km_usb_libusb *u, char *msg, size_t msglen)
@@ -272,12 +260,12 @@ static int claim_interface(struct km_usb_libusb *u, char *msg, size_t msglen)
 	if (r == 0)
 		return 0;
 	if (r == LIBUSB_ERROR_BUSY)
-		return usb_fail(-EBUSY, msg, msglen,
-				"the Rio Karma is busy: another program is using it");
+		return km_fail(-EBUSY, msg, msglen,
+			       "the Rio Karma is busy: another program is using it");
 	if (r == LIBUSB_ERROR_NO_DEVICE)
-		return usb_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
-	return usb_fail(-EIO, msg, msglen, "cannot claim the Rio Karma's interface: %s",
-			libusb_strerror(r));
+		return km_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
+	return km_fail(-EIO, msg, msglen, "cannot claim the Rio Karma's interface: %s",
+		       libusb_strerror(r));
 }
 
 /* A previous program may have left an endpoint halted; start clean. */
@@ -289,9 +277,9 @@ static int clear_halts(struct km_usb_libusb *u, char *msg, size_t msglen)
 		int r = libusb_clear_halt(u->handle, eps[i]);
 
 		if (r)
-			return usb_fail(km_usb_libusb_errno(r), msg, msglen,
-					"cannot clear the halt of endpoint 0x%02x: %s", eps[i],
-					libusb_strerror(r));
+			return km_fail(km_usb_libusb_errno(r), msg, msglen,
+				       "cannot clear the halt of endpoint 0x%02x: %s", eps[i],
+				       libusb_strerror(r));
 	}
 	return 0;
 }
@@ -321,21 +309,21 @@ int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **o
 
 	*out = NULL;
 	if (!u)
-		return usb_fail(-ENOMEM, msg, msglen, "out of memory");
+		return km_fail(-ENOMEM, msg, msglen, "out of memory");
 	u->base.ops = &usb_ops;
 	r = libusb_init(&u->ctx);
 	if (r) {
 		u->ctx = NULL;
 		usb_teardown(u, false);
-		return usb_fail(-EIO, msg, msglen, "cannot start libusb: %s", libusb_strerror(r));
+		return km_fail(-EIO, msg, msglen, "cannot start libusb: %s", libusb_strerror(r));
 	}
 	dev = find_karma(u->ctx, bus, address);
 	if (!dev) {
 		usb_teardown(u, false);
 		if (bus)
-			return usb_fail(-ENODEV, msg, msglen,
-					"no Rio Karma at USB bus %u device %u", bus, address);
-		return usb_fail(-ENODEV, msg, msglen, "no Rio Karma connected");
+			return km_fail(-ENODEV, msg, msglen,
+				       "no Rio Karma at USB bus %u device %u", bus, address);
+		return km_fail(-ENODEV, msg, msglen, "no Rio Karma connected");
 	}
 	err = open_device(u, dev, msg, msglen);
 	libusb_unref_device(dev);

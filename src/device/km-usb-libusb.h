@@ -45,7 +45,4 @@ int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **o
 /* Parses "BUS:ADDR" (decimal, 1..255, up to 3 digits each). False when malformed. */
 bool km_usb_libusb_parse_location(const char *s, uint8_t *bus, uint8_t *address);
 
-/* The libusb error code as the negative errno of km-usb-transport.h. */
-int km_usb_libusb_errno(int libusb_error);
-
 #endif
