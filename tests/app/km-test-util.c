@@ -91,6 +91,11 @@ KmSession *km_test_session(KmWindow *win)
 	return km_player_view_get_session(km_test_player_view(win));
 }
 
+guint km_test_n_tracks(KmWindow *win)
+{
+	return g_list_model_get_n_items(km_session_get_tracks(km_test_session(win)));
+}
+
 GtkWidget *km_test_find_toplevel(GType type)
 {
 	GListModel *toplevels = gtk_window_get_toplevels();	/* owned by GTK */

@@ -42,6 +42,8 @@ void km_test_mark_backup_offered(KmSession *session);
 void km_test_close_window(KmWindow *win);
 KmPlayerView *km_test_player_view(KmWindow *win);
 KmSession *km_test_session(KmWindow *win);
+/* The number of items of the session's tracks list. */
+guint km_test_n_tracks(KmWindow *win);
 /* The first toplevel of type (AdwMessageDialog…), or NULL. */
 GtkWidget *km_test_find_toplevel(GType type);
 /* Answers dialog (an AdwMessageDialog) as a click on the button of response does. */

@@ -23,11 +23,6 @@
 
 #define N_TRACKS 6
 
-static guint n_tracks(KmWindow *win)
-{
-	return g_list_model_get_n_items(km_session_get_tracks(km_test_session(win)));
-}
-
 /* A fresh, empty backup folder, set as the backup-folder key. */
 static char *use_backup_folder(void)
 {
@@ -148,26 +143,26 @@ static void test_offer_before_first_change(void)
 	for (int i = 0; i < 50; i++)
 		g_main_context_iteration(NULL, FALSE);
 	g_assert_true(km_session_is_holding_changes(session));
-	g_assert_cmpuint(n_tracks(win), ==, N_TRACKS);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, N_TRACKS);
 
 	km_test_answer(dialog, "backup");
 	g_assert_true(was_offered(session));
 	km_test_wait_until(!km_player_view_is_busy(km_test_player_view(win)) &&
-			   n_tracks(win) == N_TRACKS + 2);
+			   km_test_n_tracks(win) == N_TRACKS + 2);
 	/* the backup holds the player as it was before the change */
 	entry = only_backup(folder);
 	g_assert_cmpuint(backup_tunes(entry), ==, N_TRACKS);
 
 	/* the next change is not held */
 	add_wavs(win, 510, 1);
-	km_test_wait_until(n_tracks(win) == N_TRACKS + 3);
+	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 3);
 	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
 	km_test_close_window(win);
 
 	/* nor when the player is opened again */
 	win = km_test_open_window_offering(image);
 	add_wavs(win, 520, 1);
-	km_test_wait_until(n_tracks(win) == N_TRACKS + 4);
+	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 4);
 	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
 	km_test_close_window(win);
 	remove_folder(folder);
@@ -182,7 +177,7 @@ static void test_not_now(void)
 
 	add_wavs(win, 530, 1);
 	km_test_answer(wait_for_dialog(), "later");
-	km_test_wait_until(n_tracks(win) == N_TRACKS + 1);
+	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 1);
 	g_assert_true(was_offered(km_test_session(win)));
 	list = km_backup_list_folder(folder);
 	g_assert_cmpuint(g_list_model_get_n_items(list), ==, 0);
@@ -212,7 +207,7 @@ static void test_backup_then_restore(void)
 			km_session_get_player_id(km_test_session(win)));
 
 	add_wavs(win, 540, 2);
-	km_test_wait_until(n_tracks(win) == N_TRACKS + 2 && !km_player_view_is_busy(pv));
+	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 2 && !km_player_view_is_busy(pv));
 
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.restore", NULL));
 	dialog = wait_for_dialog();
@@ -229,9 +224,9 @@ static void test_backup_then_restore(void)
 	g_assert_cmpstr(adw_message_dialog_get_default_response(ADW_MESSAGE_DIALOG(warning)), ==,
 			"cancel");
 	/* nothing is written before the answer */
-	g_assert_cmpuint(n_tracks(win), ==, N_TRACKS + 2);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, N_TRACKS + 2);
 	km_test_answer(warning, "restore");
-	km_test_wait_until(!km_player_view_is_busy(pv) && n_tracks(win) == N_TRACKS);
+	km_test_wait_until(!km_player_view_is_busy(pv) && km_test_n_tracks(win) == N_TRACKS);
 	g_assert_false(km_session_is_incomplete(km_test_session(win)));
 	km_test_close_window(win);
 	remove_folder(folder);

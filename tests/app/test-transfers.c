@@ -21,11 +21,6 @@
 
 static char *work_dir;
 
-static guint n_tracks(KmWindow *win)
-{
-	return g_list_model_get_n_items(km_session_get_tracks(km_test_session(win)));
-}
-
 static void on_verified(GObject *source, GAsyncResult *result, gpointer data)
 {
 	KmVerifyReport **report = data;
@@ -45,7 +40,7 @@ static void assert_verifies_clean(KmWindow *win)
 	for (guint i = 0; i < report->findings->len; i++)
 		g_printerr("finding: %s\n", ((KmVerifyFinding *)report->findings->pdata[i])->message);
 	g_assert_cmpuint(report->findings->len, ==, 0);
-	g_assert_cmpuint(report->n_objects, >=, n_tracks(win));
+	g_assert_cmpuint(report->n_objects, >=, km_test_n_tracks(win));
 }
 
 static KmTransferRow *wait_for_transfer(KmPlayerView *pv)
@@ -113,7 +108,7 @@ static void test_drop_files(gconstpointer image)
 	GtkDropTarget *target = _km_player_view_get_drop_target(pv);
 	g_autofree char *problems = NULL;
 	KmTransferRow *row;
-	guint before = n_tracks(win);
+	guint before = km_test_n_tracks(win);
 	gboolean accepted = FALSE;
 
 	g_assert_true(g_file_set_contents(text, "not music\n", -1, NULL));
@@ -132,7 +127,7 @@ static void test_drop_files(gconstpointer image)
 	g_assert_true(accepted);
 	row = wait_for_transfer(pv);
 	g_assert_cmpstr(km_transfer_row_get_status(row), ==, "5 of 6 files copied");
-	g_assert_cmpuint(n_tracks(win), ==, before + 5);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before + 5);
 	/* the text file is listed with why it was not copied */
 	problems = km_transfer_row_dup_problems(row);
 	g_assert_nonnull(strstr(problems, "notes.txt: "));
@@ -153,7 +148,7 @@ static void test_drop_cancel(gconstpointer image)
 	g_autofree char *big = g_build_filename(folder, "a long silence.wav", NULL);
 	g_autoptr(GPtrArray) files = km_test_write_wavs(folder, 300, 8);
 	KmTransferRow *row;
-	guint before = n_tracks(win), copied = 0, total = 0;
+	guint before = km_test_n_tracks(win), copied = 0, total = 0;
 
 	g_ptr_array_insert(files, 0, km_test_write_silence(big, 64 << 20));
 	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
@@ -163,7 +158,7 @@ static void test_drop_cancel(gconstpointer image)
 			2);
 	/* 0 of 0: cancelled before the job started */
 	g_assert_true(total == files->len || total == 0);
-	g_assert_cmpuint(n_tracks(win), ==, before + copied);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before + copied);
 	if (copied < total)
 		g_assert_true(g_str_has_suffix(km_transfer_row_get_status(row), "cancelled"));
 	assert_verifies_clean(win);
@@ -178,11 +173,11 @@ static void test_drop_duplicates(gconstpointer image)
 	/* demo track 0 is on the player already */
 	g_autoptr(GPtrArray) files = km_test_write_wavs(folder, 0, 1);
 	g_autofree char *problems = NULL;
-	guint before = n_tracks(win);
+	guint before = km_test_n_tracks(win);
 
 	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
 	problems = km_transfer_row_dup_problems(wait_for_transfer(pv));
-	g_assert_cmpuint(n_tracks(win), ==, before);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before);
 	g_assert_nonnull(strstr(problems, "track-0.wav: "));
 	km_test_close_window(win);
 }
@@ -295,7 +290,7 @@ static void test_delete(gconstpointer image)
 	KmPlayerView *pv = km_test_player_view(win);
 	GtkWidget *dialog;
 	g_autoptr(KmTrack) track = NULL;
-	guint before = n_tracks(win), pos;
+	guint before = km_test_n_tracks(win), pos;
 
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
 	pos = km_test_first_track_row(pv);
@@ -306,12 +301,12 @@ static void test_delete(gconstpointer image)
 	g_assert_nonnull(dialog);
 	/* Cancel keeps it */
 	km_test_answer(dialog, "cancel");
-	g_assert_cmpuint(n_tracks(win), ==, before);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before);
 	/* Delete removes it */
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
 	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
 	km_test_answer(dialog, "delete");
-	km_test_wait_until(n_tracks(win) == before - 1);
+	km_test_wait_until(km_test_n_tracks(win) == before - 1);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(track)));
 	assert_verifies_clean(win);
 	km_test_close_window(win);
@@ -388,7 +383,7 @@ static void test_delete_undo(gconstpointer image)
 	KmSession *session = km_test_session(win);
 	g_autoptr(KmTrack) undone = NULL, by_key = NULL, deleted = NULL, listed = NULL;
 	g_autoptr(KmTrack) ejected = NULL, closed = NULL;
-	guint before = n_tracks(win), n_playlists;
+	guint before = km_test_n_tracks(win), n_playlists;
 	GtkWidget *undo;
 
 	g_settings_set_boolean(settings, "confirm-delete", FALSE);
@@ -402,7 +397,7 @@ static void test_delete_undo(gconstpointer image)
 	gtk_widget_activate(undo);	/* a button clicks a moment later, as when pressed */
 	km_test_wait_until(km_player_view_get_n_uncommitted_deletes(pv) == 0);
 	g_assert_true(view_shows(pv, km_track_get_fid(undone)));
-	g_assert_cmpuint(n_tracks(win), ==, before);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before);
 
 	/* Ctrl+Z does the same */
 	by_key = delete_first_track(pv);
@@ -410,13 +405,13 @@ static void test_delete_undo(gconstpointer image)
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.undo-delete", NULL));
 	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 0);
 	g_assert_true(view_shows(pv, km_track_get_fid(by_key)));
-	g_assert_cmpuint(n_tracks(win), ==, before);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before);
 
 	/* the toast's time is up: deleted on the player */
 	deleted = delete_first_track(pv);
 	g_assert_true(km_track_get_fid(deleted) == km_track_get_fid(undone));
 	adw_toast_dismiss(pv->undo_toast);	/* what its timeout does */
-	km_test_wait_until(n_tracks(win) == before - 1);
+	km_test_wait_until(km_test_n_tracks(win) == before - 1);
 	g_assert_null(km_session_lookup_track(session, km_track_get_fid(deleted)));
 	km_test_wait_until(g_hash_table_size(pv->hidden_fids) == 0);
 	assert_verifies_clean(win);
@@ -427,7 +422,7 @@ static void test_delete_undo(gconstpointer image)
 	answer_name(pv, "player.new-playlist", "Undo Test", "create");
 	km_test_wait_until(km_playlist_sidebar_get_selected(_km_player_view_get_sidebar(pv)));
 	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 0);
-	km_test_wait_until(n_tracks(win) == before - 2);
+	km_test_wait_until(km_test_n_tracks(win) == before - 2);
 	g_assert_null(km_session_lookup_track(session, km_track_get_fid(listed)));
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete-playlist", NULL));
 	km_test_wait_until(g_list_model_get_n_items(km_session_get_playlists(session)) ==
@@ -441,7 +436,7 @@ static void test_delete_undo(gconstpointer image)
 	km_test_wait_until(km_window_get_player_view(win) == NULL);
 	km_test_close_window(win);
 	win = km_test_open_window(image);
-	g_assert_cmpuint(n_tracks(win), ==, before - 3);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before - 3);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(ejected)));
 
 	/* the window closed while undoable: deleted, then the window closes */
@@ -450,7 +445,7 @@ static void test_delete_undo(gconstpointer image)
 	km_test_wait_until(!gtk_widget_get_visible(GTK_WIDGET(win)));
 	km_test_close_window(win);
 	win = km_test_open_window(image);
-	g_assert_cmpuint(n_tracks(win), ==, before - 4);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before - 4);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(closed)));
 	g_settings_reset(settings, "confirm-delete");
 	km_test_close_window(win);
@@ -518,7 +513,7 @@ static void test_playlists(gconstpointer image)
 	km_test_select(pv, 0);
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
 	km_test_wait_until(km_playlist_item_get_n_entries(playlist_named(win, "Night Drive")) == 1);
-	g_assert_cmpuint(n_tracks(win), >=, N_TRACKS - 1);
+	g_assert_cmpuint(km_test_n_tracks(win), >=, N_TRACKS - 1);
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete-playlist", NULL));
 	km_test_wait_until(playlist_named(win, "Night Drive") == NULL);
 	km_test_close_window(win);

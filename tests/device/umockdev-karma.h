@@ -4,8 +4,7 @@
  * its sysfs record, and an ioctl handler on its /dev/bus/usb node that
  * serves the usbdevfs calls libusb makes (claim, detach, URBs, clear halt,
  * control transfers) and forwards the bulk pipes, the clear halts and the
- * Bulk-Only reset to a struct km_usb_transport playing the device
- * (/work/shared/spec/umockdev-libusb.md has the recipe this follows).
+ * Bulk-Only reset to a struct km_usb_transport playing the device.
  *
  * The handler runs on umockdev's worker thread; the device transport is
  * only ever called from there, under the Karma's lock.

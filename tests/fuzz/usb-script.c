@@ -142,13 +142,6 @@ struct km_usb_transport *usb_script_transport_new(const uint8_t *data, size_t si
 	return &s->t;
 }
 
-size_t usb_script_left(const struct km_usb_transport *t)
-{
-	const struct usb_script *s = (const struct usb_script *)t;
-
-	return s->size - s->pos;
-}
-
 uint8_t usb_script_code(int err)
 {
 	for (uint8_t code = 0; code <= USB_SCRIPT_EOVERFLOW; code++)

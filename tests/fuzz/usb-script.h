@@ -49,8 +49,6 @@ enum {
 
 /* A transport playing data[0..size) (not copied: it must outlive the transport). */
 struct km_usb_transport *usb_script_transport_new(const uint8_t *data, size_t size);
-/* Script bytes the player has not used yet. */
-size_t usb_script_left(const struct km_usb_transport *t);
 
 /* The result code of a transport return value (any unknown error is -EIO). */
 uint8_t usb_script_code(int err);

@@ -18,15 +18,13 @@
 #include "km-image-device.h"
 #include "km-karma-image.h"
 #include "km-karma-label.h"
-#include "km-verify.h"
+#include "library-test-util.h"
 
 #define DISK_SIZE ((guint64)64 << 20)
 
-static char *tmpdir;
-
 static char *tmp_path(const char *name)
 {
-	return g_build_filename(tmpdir, name, NULL);
+	return g_build_filename(tu_tmpdir(), name, NULL);
 }
 
 static char *make_demo_disk(const char *name, guint tracks)
@@ -137,14 +135,10 @@ static void assert_library(const char *path, guint n)
 	struct km_image_device *dev = open_image(path, FALSE);
 	GError *error = NULL;
 	KmLibrary *lib = km_library_open(km_image_device_blockdev(dev), NULL, &error);
-	KmVerifyReport *report;
 
 	g_assert_no_error(error);
 	g_assert_cmpuint(km_library_get_n_objects(lib), ==, n);
-	report = km_library_verify(lib, KM_VERIFY_FLAGS_NONE, NULL, &error);
-	g_assert_no_error(error);
-	g_assert_cmpuint(report->findings->len, ==, 0);
-	km_verify_report_free(report);
+	tu_assert_verifies_clean(lib);
 	km_library_close(lib, NULL);
 	g_object_unref(lib);
 	km_image_device_close(dev);
@@ -444,10 +438,7 @@ static void test_unmountable_volume_copied_whole(void)
 
 int main(int argc, char **argv)
 {
-	int status;
-
 	g_test_init(&argc, &argv, NULL);
-	tmpdir = g_dir_make_tmp("test-backup-XXXXXX", NULL);
 	g_test_add_func("/backup/round-trip", test_round_trip);
 	g_test_add_func("/backup/restore-undoes-changes", test_restore_undoes_changes);
 	g_test_add_func("/backup/damaged-backup-refused", test_damaged_backup_refused);
@@ -457,13 +448,5 @@ int main(int argc, char **argv)
 	g_test_add_func("/backup/interrupted-restore-marked", test_interrupted_restore_marked);
 	g_test_add_func("/backup/unmountable-volume-copied-whole",
 			test_unmountable_volume_copied_whole);
-	status = g_test_run();
-	{
-		char *cmd = g_strdup_printf("rm -rf '%s'", tmpdir);
-
-		g_assert_true(g_spawn_command_line_sync(cmd, NULL, NULL, NULL, NULL));
-		g_free(cmd);
-	}
-	g_free(tmpdir);
-	return status;
+	return g_test_run();
 }

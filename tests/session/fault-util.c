@@ -87,16 +87,6 @@ GArray *fu_done_fids(const KmReport *report)
 	return fids;
 }
 
-void fu_assert_same_bytes(const char *path, const char *want_path)
-{
-	g_autofree char *got = NULL, *want = NULL;
-	gsize got_len, want_len;
-
-	g_assert_true(g_file_get_contents(path, &got, &got_len, NULL));
-	g_assert_true(g_file_get_contents(want_path, &want, &want_len, NULL));
-	g_assert_cmpmem(got, got_len, want, want_len);
-}
-
 /* ---- the image after the session: library, tracks, fsck ------------------ */
 
 /* Each done item of the add report is on the image with the bytes of its host file. */

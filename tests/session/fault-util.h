@@ -39,7 +39,6 @@ void fu_free(FuFixture *f);
 KmReport *fu_export(FuFixture *f, const GArray *fids, const char *folder, GError **error);
 /* The fids of the report's items that are done. */
 GArray *fu_done_fids(const KmReport *report);
-void fu_assert_same_bytes(const char *path, const char *want_path);
 
 /* The report of a job the device failed (error: the job's): every file accounted for. */
 void fu_assert_failed_report(FuFixture *f, const KmReport *report, const GError *error);

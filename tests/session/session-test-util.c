@@ -21,7 +21,7 @@ static void remove_tmpdir(void)
 	g_assert_cmpint(system(cmd), ==, 0);
 }
 
-const char *su_tmpdir(void)
+static const char *su_tmpdir(void)
 {
 	if (!tmpdir) {
 		g_autoptr(GError) error = NULL;
@@ -297,6 +297,16 @@ GArray *su_track_fids(KmSession *session)
 		g_array_append_val(fids, fid);
 	}
 	return fids;
+}
+
+void su_assert_same_bytes(const char *path, const char *want_path)
+{
+	g_autofree char *got = NULL, *want = NULL;
+	gsize got_len, want_len;
+
+	g_assert_true(g_file_get_contents(path, &got, &got_len, NULL));
+	g_assert_true(g_file_get_contents(want_path, &want, &want_len, NULL));
+	g_assert_cmpmem(got, got_len, want, want_len);
 }
 
 struct _SuGate {

@@ -9,9 +9,10 @@
 
 #include "km-session-private.h"
 
-/* A temporary folder, removed at exit. */
-const char *su_tmpdir(void);
-/* A fresh path in it: name with a counter, so tests never share files. */
+/*
+ * A fresh path in a temporary folder (removed at exit): name with a counter,
+ * so tests never share files.
+ */
 char *su_tmp_path(const char *name);
 
 /*
@@ -54,6 +55,8 @@ guint su_verify_image(const char *image, guint *n_tunes);
 char *su_image_get(const char *image, guint32 fid, const char *key);
 /* The fids of the session's tracks list, in order. */
 GArray *su_track_fids(KmSession *session);
+/* The file at path holds the same bytes as the one at want_path. */
+void su_assert_same_bytes(const char *path, const char *want_path);
 
 
 /*

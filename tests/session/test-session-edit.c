@@ -263,16 +263,6 @@ static void test_playlists(void)
 
 /* ---- export ---------------------------------------------------------------- */
 
-static void assert_same_file(const char *a, const char *b)
-{
-	g_autofree char *data_a = NULL, *data_b = NULL;
-	gsize len_a, len_b;
-
-	g_assert_true(g_file_get_contents(a, &data_a, &len_a, NULL));
-	g_assert_true(g_file_get_contents(b, &data_b, &len_b, NULL));
-	g_assert_cmpmem(data_a, len_a, data_b, len_b);
-}
-
 static void test_export(void)
 {
 	g_autofree char *image = su_demo_image();
@@ -303,7 +293,7 @@ static void test_export(void)
 		g_autofree char *path = g_file_get_path(item->file);
 
 		g_assert_cmpuint(item->fid, ==, fids[i]);
-		assert_same_file(path, paths[i % 2]);
+		su_assert_same_bytes(path, paths[i % 2]);
 	}
 	{
 		/* "%t.%c": an untagged file's title is its name without the extension. */

@@ -91,7 +91,7 @@ static void test_transient(gconstpointer data)
 		const KmReportItem *item = exported->items->pdata[i];
 		g_autofree char *path = g_file_get_path(item->file);
 
-		fu_assert_same_bytes(path, fu_files()[i]);
+		su_assert_same_bytes(path, fu_files()[i]);
 	}
 	g_assert_cmpuint(f.n_failed, ==, 0);
 	g_assert_cmpint(km_session_get_state(f.session), ==, KM_SESSION_STATE_OPEN);
@@ -295,7 +295,7 @@ static void test_export_fails(void)
 		g_assert_cmpuint(item->fid, ==, g_array_index(fids, guint32, i));
 		g_assert_true((item->outcome == KM_ITEM_DONE) == (path != NULL));
 		if (path)
-			fu_assert_same_bytes(path, fu_files()[i]);
+			su_assert_same_bytes(path, fu_files()[i]);
 	}
 	g_assert_cmpuint(exported->counts[KM_ITEM_DONE], ==, 1);
 	g_assert_cmpuint(count_files(folder), ==, 1);
