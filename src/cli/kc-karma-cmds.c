@@ -5,8 +5,6 @@
  */
 #include "kc-library.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,11 +2,9 @@
 /* kc-library.c - opening and closing the Karma library of -i IMAGE. */
 #include "kc-library.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <time.h>
 #include <string.h>
-
 
 char *kc_opt_partition;
 

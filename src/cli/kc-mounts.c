@@ -7,10 +7,6 @@
 #include "kc.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "km-device-monitor.h"
 #include "km-mount-point.h"

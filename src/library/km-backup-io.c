@@ -81,6 +81,15 @@ gboolean km_backup_pwrite(int fd, const char *path, const void *buf, gsize len,
 	return TRUE;
 }
 
+gboolean km_backup_errno_error(const char *path, GError **error)
+{
+	int err = errno;
+
+	g_set_error(error, G_IO_ERROR, g_io_error_from_errno(err), "%s: %s", path,
+		    g_strerror(err));
+	return FALSE;
+}
+
 gboolean km_backup_device_error(int err, const char *what, guint64 offset, GError **error)
 {
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,

@@ -30,6 +30,8 @@ gboolean km_backup_pread(int fd, const char *path, void *buf, gsize len, guint64
 			 GError **error);
 gboolean km_backup_pwrite(int fd, const char *path, const void *buf, gsize len,
 			  guint64 offset, GError **error);
+/* A system call on path that failed: the GError "path: strerror(errno)". Returns FALSE. */
+gboolean km_backup_errno_error(const char *path, GError **error);
 /* A device's read or write that failed: the GError. */
 gboolean km_backup_device_error(int err, const char *what, guint64 offset, GError **error);
 

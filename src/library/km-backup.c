@@ -65,9 +65,7 @@ static gboolean save_partial(Backup *b, GError **error)
 	gboolean ok;
 
 	if (fdatasync(b->fd) < 0) {
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), "%s: %s", b->path,
-			    g_strerror(errno));
-		ok = FALSE;
+		ok = km_backup_errno_error(b->path, error);
 	} else {
 		g_key_file_set_string(kf, GROUP, "fingerprint", b->fingerprint);
 		g_key_file_set_uint64(kf, GROUP, "complete-up-to", b->pos);
@@ -120,9 +118,7 @@ static gboolean open_image(Backup *b, guint64 size, GError **error)
 	if (b->fd >= 0 && (b->pos == 0 ? ftruncate(b->fd, 0) : 0) == 0 &&
 	    ftruncate(b->fd, (off_t)size) == 0)
 		return TRUE;
-	g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), "%s: %s", b->path,
-		    g_strerror(errno));
-	return FALSE;
+	return km_backup_errno_error(b->path, error);
 }
 
 /* The image up to pos, hashed again from the file an earlier run wrote. */
@@ -245,9 +241,7 @@ static gboolean run_backup(Backup *b, GError **error)
 		ok = copy_range(b, &g_array_index(plan, KmByteRange, i), error);
 	ok = ok && skip_to(b, size, error);
 	if (ok && fdatasync(b->fd) < 0) {
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), "%s: %s", b->path,
-			    g_strerror(errno));
-		ok = FALSE;
+		ok = km_backup_errno_error(b->path, error);
 	}
 	if (ok) {
 		g_strlcpy(b->result->sha256, g_checksum_get_string(b->sum), 65);
@@ -299,9 +293,7 @@ gboolean km_backup_check(const char *path, const KmBackupOptions *options, char 
 	gboolean ok = km_backup_read_checksum(path, expected, error);
 
 	if (ok && ((fd = g_open(path, O_RDONLY | O_CLOEXEC, 0)) < 0 || fstat(fd, &st) < 0)) {
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), "%s: %s", path,
-			    g_strerror(errno));
-		ok = FALSE;
+		ok = km_backup_errno_error(path, error);
 	}
 	for (guint64 off = 0; ok && off < (guint64)st.st_size;) {
 		gsize n = (gsize)MIN(KM_BACKUP_CHUNK, (guint64)st.st_size - off);

@@ -72,7 +72,8 @@ typedef struct {
 /*
  * Restores the backup at path onto target: refuses a backup whose checksum
  * does not match, or of another size unless force. Cancelling leaves the
- * target marked incomplete (km_backup_marker_problem() says so).
+ * target marked incomplete: km_karma_label_read() then returns -EINVAL and
+ * says a restore did not finish.
  */
 gboolean km_backup_restore(const char *path, const struct omfs_blockdev *target, gboolean force,
 			   const KmBackupOptions *options, KmRestoreResult *result,

@@ -7,8 +7,6 @@
  */
 #include "km-verify-plan.h"
 
-#include <string.h>
-
 #include "km-playlist.h"
 
 /* Bytes per read: large requests, as the core serves a whole extent per call. */

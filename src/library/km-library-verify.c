@@ -8,10 +8,6 @@
  */
 #include "km-verify-plan.h"
 
-#include <string.h>
-
-#include "km-playlist.h"
-
 static const char *const kind_names[] = {
 	[KM_VERIFY_JOURNAL] = "interrupted-commit",
 	[KM_VERIFY_SMALLDB_MISSING] = "smalldb-missing",

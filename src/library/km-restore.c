@@ -158,9 +158,7 @@ static gboolean check_sizes(Restore *r, gboolean force, GError **error)
 	GStatBuf st;
 
 	if (fstat(r->fd, &st) < 0) {
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), "%s: %s", r->path,
-			    g_strerror(errno));
-		return FALSE;
+		return km_backup_errno_error(r->path, error);
 	}
 	r->size = (guint64)st.st_size;
 	if (r->size < KM_KARMA_SECTOR_SIZE || (r->size != target && !force)) {
@@ -181,9 +179,7 @@ static gboolean run_restore(Restore *r, gboolean force, GError **error)
 		return FALSE;
 	r->fd = g_open(r->path, O_RDONLY | O_CLOEXEC, 0);
 	if (r->fd < 0) {
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno), "%s: %s", r->path,
-			    g_strerror(errno));
-		return FALSE;
+		return km_backup_errno_error(r->path, error);
 	}
 	if (!check_sizes(r, force, error))
 		return FALSE;

@@ -14,38 +14,6 @@ bool omfs_block_used(const struct omfs_fs *fs, uint64_t block)
 	return block >= fs->num_blocks || omfs_bit_test(fs->map, block);
 }
 
-/* Whole bytes of the map at once: a backup walks maps of up to 2^31 bits. */
-static uint64_t next_with_state(const struct omfs_fs *fs, uint64_t n, bool used)
-{
-	uint8_t skip = used ? 0x00 : 0xff;
-
-	while (n < fs->num_blocks) {
-		if ((n & 7) == 0 && n + 8 <= fs->num_blocks && fs->map[n >> 3] == skip) {
-			n += 8;
-			continue;
-		}
-		if (omfs_block_used(fs, n) == used)
-			return n;
-		n++;
-	}
-	return fs->num_blocks;
-}
-
-bool omfs_next_used_run(const struct omfs_fs *fs, uint64_t from, uint64_t *start,
-			uint64_t *count)
-{
-	uint64_t floor = omfs_data_start(fs), first, end;
-
-	first = from < floor ? from : next_with_state(fs, from, true);
-	if (first >= fs->num_blocks)
-		return false;
-	end = first < floor ? floor : first;
-	end = next_with_state(fs, end, false);
-	*start = first;
-	*count = end - first;
-	return true;
-}
-
 static void mark_bitmap_block_dirty(struct omfs_fs *fs, uint64_t bit)
 {
 	if (fs->map_dirty)
@@ -204,6 +172,25 @@ static uint64_t free_run_length(const struct omfs_fs *fs, uint64_t start, uint64
 		n++;
 	}
 	return n - start;
+}
+
+/* A backup walks maps of up to 2^31 bits: find_free and free_run_length skip 64 at a time. */
+bool omfs_next_used_run(const struct omfs_fs *fs, uint64_t from, uint64_t *start,
+			uint64_t *count)
+{
+	uint64_t floor = omfs_data_start(fs), first, end;
+
+	if (from >= fs->num_blocks)
+		return false;
+	first = from;
+	if (first >= floor)
+		first += free_run_length(fs, first, fs->num_blocks - first);
+	if (first >= fs->num_blocks)
+		return false;
+	end = find_free(fs, first < floor ? floor : first, fs->num_blocks);
+	*start = first;
+	*count = end - first;
+	return true;
 }
 
 /* Return frees to the allocator early when it runs dry: a write-back makes that safe. */
