@@ -3,14 +3,14 @@
  * km-session.c - KmSession: the object, its worker thread and its job queue.
  *
  * A job is a GTask with a KmJob as its data, pushed on a GAsyncQueue that
- * the worker pops (spec/gtk-ecosystem.md H: one dedicated thread, because the
- * OMFS core and the library are single-owner). Everything the worker sends
- * back (the lists, the state, `failed`, the end of a job) goes as idle sources
- * on the main context, at the priority GTask returns with, so it arrives in
- * the order the worker sent it: a job's lists are updated before its
- * callback runs. The worker drops its task reference there too, so the last
- * reference on the session (and so finalize, which joins the worker) is
- * never dropped on the worker itself.
+ * the worker pops (one thread, because the OMFS core and the library are
+ * single-owner: docs/ARCHITECTURE.md, "The app's session"). Everything the
+ * worker sends back (the lists, the state, `failed`, the end of a job) goes
+ * as idle sources on the main context, at the priority GTask returns with,
+ * so it arrives in the order the worker sent it: a job's lists are updated
+ * before its callback runs. The worker drops its task reference there too,
+ * so the last reference on the session (and so finalize, which joins the
+ * worker) is never dropped on the worker itself.
  */
 #include "km-session-private.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kc-manifest.c - manifest: one line per entry, `path<TAB>type<TAB>size<TAB>sha256`,
- * byte for byte what ../shared/tools/omfs-oracle prints for the kernel's view
- * (paths from "/", the root not listed, a directory's size = sys_blocksize and
- * "-" as its hash), so that the two can be diffed.
+ * byte for byte what tests/interop/oracle/omfs-oracle prints for the
+ * kernel's view (paths from "/", the root not listed, a directory's size =
+ * sys_blocksize and "-" as its hash), so that the two can be diffed.
  */
 #include "kc.h"
 

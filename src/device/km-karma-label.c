@@ -2,7 +2,7 @@
 /*
  * km-karma-label.c - the Rio Karma partition label, and window devices.
  *
- * Sector 0 layout (karma-device.md 2.1): entries of 16 bytes at 270 and 286
+ * Sector 0 layout (docs/KARMA.md §5.1): entries of 16 bytes at 270 and 286
  * ({LE32 reserved, u8 fstype, 3 reserved, LE32 start, LE32 size}, in 512-byte
  * sectors), magic LE16 0xAB56 at 510.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-karma-label.h - the Rio Karma partition label (sector 0 of the whole
- * disk, karma-device.md section 2.1), and window devices: a partition, or
+ * disk, docs/KARMA.md §5.1), and window devices: a partition, or
  * any byte range, of an omfs_blockdev seen as an omfs_blockdev of its own.
  *
  * Everything in the label is little-endian. A label read from a disk is

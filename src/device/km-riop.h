@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-riop.h - the Karma's own "RIOP" commands (karma-device.md section 1.3):
+ * km-riop.h - the Karma's own "RIOP" commands (docs/KARMA.md §2):
  * raw 40-byte packets on the bulk pipes, outside Bulk-Only Transport, that
  * switch the player in and out of USB storage mode and return its info.
  */

@@ -3,11 +3,12 @@
  * km-commit.c - writing a set of changes and the new var/smalldb, in an
  * order that leaves a library that opens after a power cut at any point.
  *
- * What the core guarantees (omfs.h, DESIGN.md): a file created, written and
- * written back appears whole or not at all; omfs_sync is a barrier. What it
- * does not: omfs_rename is not atomic (the inode leaves its old name, that
- * is written back, then it takes the new one), and overwriting a file in
- * place can leave it half old, half new. So the order is:
+ * What the core guarantees (omfs.h, docs/FORMAT.md §13): a file created,
+ * written and written back appears whole or not at all; omfs_sync is a
+ * barrier. What it does not: omfs_rename is not atomic (the inode leaves
+ * its old name, that is written back, then it takes the new one), and
+ * overwriting a file in place can leave it half old, half new. So the
+ * order is:
  *
  *   0. Before commit, each added track's data file was written under a
  *      fid that no properties file and no smalldb row names: an orphan,

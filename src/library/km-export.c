@@ -25,7 +25,7 @@ static const struct free_text free_texts[] = {
 	{ 'y', "year", "Unknown Year" },
 };
 
-/* Karma codec names (karma-device.md 3.3) and the extensions players expect. */
+/* Karma codec names (docs/KARMA.md §10) and the extensions players expect. */
 static const struct {
 	const char *codec;
 	const char *extension;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-fid.h - file ids (fids) of the objects on a Karma music partition
- * (karma-device.md sections 3.1 and 3.2).
+ * (docs/KARMA.md §6.2 and §6.3).
  *
  * A fid is a multiple of 16. Formatted as 8 lower-case hex digits hhhhhlll,
  * its data file is fids0/_hhhhh/lll (the name ends in 0) and its properties

@@ -154,7 +154,7 @@ static gboolean ape_size(const KmImportReader *reader, guint64 tags_end, guint64
 
 /* ---- the dispatch ------------------------------------------------------- */
 
-/* Formats we recognise but the Karma cannot play (karma-device.md section 5). */
+/* Formats we recognise but the Karma cannot play (docs/KARMA.md §10). */
 static const struct {
 	guint at;
 	const char *magic;

@@ -21,7 +21,7 @@ G_DEFINE_QUARK(km-import-error-quark, km_import_error)
 #define MAX_KBPS 999
 #define MAX_TRACK 255		/* tracknr is a byte in smalldb */
 
-/* The Karma's codec names (karma-device.md section 3.3). */
+/* The Karma's codec names (docs/KARMA.md §10). */
 static const char *const codec_names[] = {
 	[KM_CODEC_MP3] = "mp3",
 	[KM_CODEC_VORBIS] = "vorbis",

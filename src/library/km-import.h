@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-import.h - read one host file and make the properties of the Karma
- * object that will hold it (karma-device.md sections 3.3 and 5).
+ * object that will hold it (docs/KARMA.md §7.3 and §10).
  *
  * The format is recognised by content, never by the file name: MP3 (MPEG
  * Layer III, versions 1, 2 and 2.5), Ogg Vorbis, FLAC, PCM WAV and WMA (ASF

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* km-playlist.c - the binary playlist blob (karma-device.md section 3.4). */
+/* km-playlist.c - the binary playlist blob (docs/KARMA.md §8). */
 #include "km-playlist.h"
 
 #include "km-library.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-playlist.h - the binary playlist of a `type=playlist` object
- * (karma-device.md section 3.4): LE32 0x000002FF, then per entry LE32 fid
+ * (docs/KARMA.md §8): LE32 0x000002FF, then per entry LE32 fid
  * and LE32 fid_generation. libkarma stores it twice: escaped as the
  * `playlist` property, and as the object's data file.
  *

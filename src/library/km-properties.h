@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-properties.h - a Karma object's properties: the `key=value` lines of its
- * "…1" file (karma-device.md section 3.1/3.3), in file order.
+ * "…1" file (docs/KARMA.md §7), in file order.
  *
  * Values are kept as they appear in the file (the escaped text form), so keys
  * we never touch are written back byte for byte. The accessors decode and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-smalldb.c - read and write `var/smalldb` (karma-device.md section 3.5).
+ * km-smalldb.c - read and write `var/smalldb` (docs/KARMA.md §9).
  *
  * Reading is done in two passes so that a hostile file costs nothing before
  * it has been checked: first every section is located and every count,
@@ -10,7 +10,7 @@
  * blobs capped at a multiple of the file's size (many rows may point at one
  * long string).
  *
- * Where libkarma 0.1.2 (riocp) behaves differently from the spec, riocp was
+ * Where what libkarma 0.1.2 (riocp) does was in doubt, riocp was
  * run on test trees to find out what it really does; see the comments at
  * write_blob_column(), compare_pool_entries() and decode_record().
  */
@@ -34,7 +34,7 @@ struct column {
 	guint32 flag;		/* meaning unknown; libkarma writes these */
 };
 
-/* The order, types and flags libkarma writes (section 3.3). */
+/* The order, types and flags libkarma writes (docs/KARMA.md §9.1, §9.2). */
 static const struct column columns[KM_SMALLDB_N_COLUMNS] = {
 	{ "fid", COLUMN_U32, 1 },
 	{ "offset", COLUMN_U32, 0 },
@@ -593,7 +593,7 @@ static gboolean record_take(Reader *r, const UpdateRecord *rec, guint col, gsize
 
 /*
  * One record holds a value for every column, fid first, in column order.
- * How, was found in libkarma's reader (it is not in the spec): numbers and
+ * How, was found in libkarma's reader (docs/KARMA.md §9.4): numbers and
  * blob lengths sit at their natural alignment in the record (libkarma skips
  * one byte after `marked`, before the first blob's u32 length), strings are
  * NUL-terminated, blobs are a u32 length and the bytes, and the u32 columns
@@ -919,7 +919,7 @@ static const char *sort_key(const char *s, gboolean artist)
  * them in row order, so they are ordered by the first row that has them.
  * (libkarma also keeps a string twice when its equals are not next to each
  * other after that sort, e.g. Who, The Who, Who; here every string is
- * stored once, as the spec says.)
+ * stored once: docs/KARMA.md §9.3.)
  */
 static gint compare_pool_entries(gconstpointer pa, gconstpointer pb, gpointer artist)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-smalldb.h - `var/smalldb`, the player's index over every object's
- * properties (karma-device.md section 3.5): read it, applying the update
+ * properties (docs/KARMA.md §9): read it, applying the update
  * records and the deletion bitmap, and write it as libkarma does, in
  * little-endian whatever the host.
  *

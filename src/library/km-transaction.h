@@ -4,10 +4,11 @@
  *
  * While a transaction is open, adding a track writes its data file at once
  * (it is big: progress per byte, cancellable); everything else is staged in
- * memory. km_transaction_commit() then writes in the order of DESIGN.md,
- * rewriting var/smalldb once (see km-commit.c for the order and why a power
- * cut at any point leaves a library that opens). Rolling back, explicitly or
- * by dropping an uncommitted transaction, removes the data files it wrote.
+ * memory. km_transaction_commit() then writes in the order of km-commit.c
+ * (docs/ARCHITECTURE.md, "The Karma library"), rewriting var/smalldb once
+ * (see km-commit.c for why a power cut at any point leaves a library that
+ * opens). Rolling back, explicitly or by dropping an uncommitted
+ * transaction, removes the data files it wrote.
  *
  * Objects added in the transaction get fresh fids; a fid freed earlier may be
  * handed out again, with a fid_generation greater than any its earlier

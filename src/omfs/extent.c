@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * extent.c - a file's extent tables (omfs-format.md section 7).
+ * extent.c - a file's extent tables (docs/FORMAT.md §7).
  *
  * A file maps its data through a chain of tables: the one in the inode at
  * byte 464, then continuation blocks ('c' sysblocks, table at byte 64)
@@ -10,8 +10,8 @@
  *
  * Logical offsets accumulate across tables: table k starts where table k-1
  * ended. The kernel and omfs_fuse restart them per table, which is a bug
- * (spec 7.6); the kernel never makes continuation blocks, so no kernel-made
- * file depends on it.
+ * (docs/FORMAT.md §7.5); the kernel never makes continuation blocks, so no
+ * kernel-made file depends on it.
  *
  * Terminators whose total disagrees with the entries are tolerated on read:
  * the mapping lives in the real entries, no Linux implementation checks the

@@ -50,7 +50,7 @@ static void copy_name(char *out, size_t outlen, uint64_t block, uint32_t i)
 /*
  * A mirror that verifies but differs from a primary that verifies too is
  * what a power cut between the primary's write and the mirror's leaves (the
- * core writes the primary first, spec section 9: no ordering between the
+ * core writes the primary first, docs/FORMAT.md §9: no ordering between the
  * copies). Everyone reads the primary only, so nothing is wrong with what
  * the volume says: a leftover, like a leaked block, that repair rewrites.
  * Any other disagreement (the primary does not verify) is an error.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fsck.c - check a volume (everything omfsck checks, spec section 12, and
+ * fsck.c - check a volume (docs/FORMAT.md §12: everything omfsck checks, and
  * what it never implemented), and repair what is safe to repair. This file
  * runs the passes and keeps the findings and the block claims; the parts are
  * listed in fsck-private.h.

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-/* ---- on-disk layout (omfs-format.md sections 2-8); all integers big-endian ---- */
+/* ---- on-disk layout (docs/FORMAT.md §2–§8); all integers big-endian ---- */
 
 #define OMFS_MAGIC 0xC2993D87u
 #define OMFS_HDR_MAGIC 0xD2
@@ -73,7 +73,7 @@
 #define OMFS_E_ENTRY_SIZE 16
 #define OMFS_E_FILL_VALUE 0x22
 
-/* limits we accept (spec section 14, plus the recommended checks) */
+/* limits we accept (docs/FORMAT.md §2, §3 and §11) */
 #define OMFS_MIN_SYS_BLOCKSIZE 512
 #define OMFS_MAX_BLOCKSIZE 8192
 #define OMFS_MAX_MIRRORS 8

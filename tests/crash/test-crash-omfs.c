@@ -20,7 +20,7 @@
 #define VOLUME_SIZE (1u << 20)
 #define N_STEPS 8
 /*
- * The rename step. OMFS cannot rename atomically (spec section 6.8: the
+ * The rename step. OMFS cannot rename atomically (docs/FORMAT.md §6.7: the
  * inode holds its own name and chain link, so it leaves the old chain before
  * it joins the new one): a cut in between leaves the file in no directory,
  * its blocks leaked. The core keeps that window to one write-back; a cut in

@@ -73,7 +73,7 @@ ok "riocp (properties files) lists every property we keep" \
     "${UTIL[@]}" riocp-compare "$W/tracks-scan.json" "$W/home-scan/.openrio/pearl-0/fileinfo"
 
 # riocp downloads each tune as FID.CODEC: it must be the library's data file
-# fids0/_XXXXX/YYY of the original (fid = 0xXXXXXYYY, karma-device.md 3.1)
+# fids0/_XXXXX/YYY of the original (fid = 0xXXXXXYYY, docs/KARMA.md §6.2)
 downloads_match() {
     local fid codec rel n=0 want got
     while IFS=$'\t' read -r fid codec; do

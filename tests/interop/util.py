@@ -121,7 +121,7 @@ def name_hash(name, nbuckets):
 def collide(nbuckets, count, prefix):
     """COUNT names PREFIX + 5 hex digits, all in the bucket of the first."""
     nbuckets, count = int(nbuckets), int(count)
-    # the spec's test vectors, so that a wrong hash cannot pass unnoticed
+    # docs/FORMAT.md §6.2's test vectors, so that a wrong hash cannot pass unnoticed
     assert name_hash(b"10", 201) == name_hash(b"31", 201) == 81
     assert name_hash(b"a", 201) == 97
     names, bucket = [], None

@@ -12,7 +12,7 @@ struct vector {
 };
 
 static const struct vector vectors[] = {
-	{ 0x00001230, "fids0/_00001/230", "fids0/_00001/231", "_00001" },	/* karma-device.md 3.1 */
+	{ 0x00001230, "fids0/_00001/230", "fids0/_00001/231", "_00001" },	/* docs/KARMA.md §6.2 */
 	{ 0x00000110, "fids0/_00000/110", "fids0/_00000/111", "_00000" },	/* the first fid */
 	{ 0x00000000, "fids0/_00000/000", "fids0/_00000/001", "_00000" },
 	{ 0x0abcdef0, "fids0/_0abcd/ef0", "fids0/_0abcd/ef1", "_0abcd" },

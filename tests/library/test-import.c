@@ -204,7 +204,7 @@ static void md5_xor(guint8 *acc, const guint8 *data, gsize len)
 		acc[i] ^= digest[i];
 }
 
-/* libkarma's rid over [start, end) of the file (karma-device.md 3.3, and km-import.c). */
+/* libkarma's rid over [start, end) of the file (docs/KARMA.md §7.4, and km-import.c). */
 static char *reference_rid(GBytes *data, gsize start, gsize end)
 {
 	const guint8 *d = g_bytes_get_data(data, NULL);

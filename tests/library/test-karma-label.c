@@ -33,7 +33,7 @@ static void put_entry(guint8 *sector, guint offset, guint8 fstype, guint32 start
 	e[15] = (guint8)(size >> 24);
 }
 
-/* Written byte by byte from karma-device.md 2.1, not with the code under test. */
+/* Written byte by byte from docs/KARMA.md §5.1, not with the code under test. */
 static void hand_built(guint8 *sector, guint32 start1, guint32 size1, guint32 start2, guint32 size2)
 {
 	memset(sector, 0, SECTOR);
@@ -67,7 +67,7 @@ static void test_parse_hand_built(void)
 	g_assert_cmpuint(km_karma_partition_length(&label.partitions[1]), ==,
 			 (guint64)(DISK_SECTORS - 2048) * 512);
 
-	/* the byte layout as the spec gives it */
+	/* the byte layout as docs/KARMA.md §5.1 gives it */
 	g_assert_cmphex(sector[270 + 4], ==, 0x4D);
 	g_assert_cmphex(sector[286 + 8], ==, 0x00);
 	g_assert_cmphex(sector[286 + 9], ==, 0x08);

@@ -151,7 +151,7 @@ static GPtrArray *read_properties_files(const char *music)
 }
 
 /*
- * The 36 columns by kind, written out here from the spec rather than taken
+ * The 36 columns by kind, written out here from docs/KARMA.md §9.2 rather than
  * from the module: n = number, s = string, b = blob.
  */
 static const struct {
@@ -609,10 +609,11 @@ static void test_riocp_reads_our_empty_smalldb(void)
 }
 
 /*
- * An update record as the spec and libkarma's reader have it: every column,
- * fid first; numbers at their natural alignment (so a pad byte after
- * `marked`), a blob as u32 length and bytes, strings NUL-terminated, and the
- * u32 columns after the last string as the record's last bytes.
+ * An update record as docs/KARMA.md §9.4 and libkarma's reader have it:
+ * every column, fid first; numbers at their natural alignment (so a pad
+ * byte after `marked`), a blob as u32 length and bytes, strings
+ * NUL-terminated, and the u32 columns after the last string as the
+ * record's last bytes.
  */
 static void put_record(GByteArray *a, guint32 row, KmProperties *p)
 {

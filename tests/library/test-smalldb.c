@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-smalldb.c - var/smalldb: the bytes of a small library checked against
- * bytes written out by hand here (karma-device.md 3.5, not the module's
+ * bytes written out by hand here (docs/KARMA.md §9, not the module's
  * tables), update records and the deletion bitmap applied, the header words
  * kept, and malformed files (every truncation, every byte changed, and each
  * kind of bad count, offset, size and string) refused with an error that
@@ -59,7 +59,7 @@ static const char names[] =
 	"replay_gain_peak replay_gain_radio replay_gain_audiophile "
 	"bytes_silence_sof bytes_silence_eof ";
 
-/* {type, flag} of the 36 columns, from the spec's table. */
+/* {type, flag} of the 36 columns, from docs/KARMA.md §9.1 and §9.2. */
 static const guint32 descriptors[36][2] = {
 	{0, 1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 1}, {0, 0}, {0, 0},
 	{0, 0}, {0, 0}, {0, 0}, {0, 1}, {4, 0}, {4, 0}, {3, 1}, {3, 0}, {3, 0},

@@ -33,7 +33,7 @@
 #define DEFAULT_BATCH 50
 #define CLOCK_START 1000000
 
-/* Extent table sizes (omfs-format.md 7.4): header 16 bytes, entries 16, one is the terminator. */
+/* Extent table sizes (docs/FORMAT.md §7.3): header 16 bytes, entries 16, one is the terminator. */
 #define INODE_TABLE_OFFSET 464
 #define CONT_TABLE_OFFSET 64
 #define DIR_TABLE_OFFSET 440

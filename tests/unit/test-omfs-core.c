@@ -53,7 +53,7 @@ static void test_crc_vectors(void)
 
 static void test_hash_vectors(void)
 {
-	/* omfs-format.md section 6.2 */
+	/* docs/FORMAT.md §6.2 */
 	g_assert_cmpuint(omfs_name_hash("10", 2, 201), ==, 81);
 	g_assert_cmpuint(omfs_name_hash("31", 2, 201), ==, 81);
 	for (const char *const *n = (const char *const[]){ "11", "30", "53", "72", NULL }; *n; n++)
