@@ -1,16 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-library-verify-content.c - the checks of verify that look inside
- * objects rather than at which files exist: every playlist entry names a
+ * objects rather than at which files exist: numbers smalldb cannot hold and
+ * playlists longer than the player's limit, every playlist entry names a
  * track that is there (repair drops the ones that do not), and, when asked,
  * every data file reads in full (a damaged extent shows only when read).
  */
 #include "km-verify-plan.h"
 
+#include <string.h>
+
 #include "km-playlist.h"
 
 /* Bytes per read: large requests, as the core serves a whole extent per call. */
 #define READ_CHUNK (1u << 20)
+
+/* ---- numbers and lengths smalldb and the player cannot hold ---- */
+
+/*
+ * Numbers smalldb would store cut to its column's width. A tune's length is
+ * its data file's size, so that one is set; the others only the user knows.
+ * Returns the object to go on with (object, or its repaired copy).
+ */
+KmProperties *km_verify_check_numbers(Plan *plan, const KmScanEntry *e, KmProperties *object)
+{
+	guint n_keys;
+	const char *const *keys = km_properties_keys(object, &n_keys);
+	gboolean set_length = FALSE;
+	KmProperties *fixed;
+
+	for (guint i = 0; i < n_keys; i++) {
+		const char *value = km_properties_get(object, keys[i]);
+		guint64 max;
+
+		if (!value || km_smalldb_number_fits(keys[i], value, &max))
+			continue;
+		if (strcmp(keys[i], "length") == 0 && !e->data_problem && e->data_size <= max) {
+			km_verify_findf(plan, KM_VERIFY_BAD_VALUE, e->fid, TRUE,
+			     "fid %u: length=%s is not a number smalldb can hold: set to the data "
+			     "file's size, %" G_GUINT64_FORMAT, e->fid, value, e->data_size);
+			set_length = TRUE;
+			continue;
+		}
+		km_verify_findf(plan, KM_VERIFY_BAD_VALUE, e->fid, FALSE,
+		     "fid %u: %s=%s is not a number smalldb can hold (0 to %" G_GUINT64_FORMAT
+		     "): set it (karmactl tag %u %s=N) or remove it (karmactl tag %u %s=)",
+		     e->fid, keys[i], value, max, e->fid, keys[i], e->fid, keys[i]);
+	}
+	if (!set_length)
+		return object;
+	fixed = km_properties_copy(object);
+	km_properties_set_uint(fixed, "length", e->data_size);
+	km_change_set_put(plan->cs, fixed);
+	return fixed;
+}
+
+/* A playlist the player cannot hold whole: the limit is the one playlist add keeps. */
+void km_verify_check_playlist_length(Plan *plan, guint32 fid, KmProperties *object)
+{
+	g_autoptr(GArray) entries = NULL;
+	const char *title = km_properties_get(object, "title");
+
+	if (g_strcmp0(km_properties_get(object, "type"), "playlist") != 0)
+		return;
+	entries = km_playlist_from_properties(object, NULL);
+	if (!entries || entries->len <= KM_PLAYLIST_MAX_ENTRIES)
+		return;
+	km_verify_findf(plan, KM_VERIFY_BAD_VALUE, fid, FALSE,
+	     "fid %u: playlist '%s' has %u entries, more than the player's %u: remove some "
+	     "(karmactl playlist remove)", fid, title ? title : "", entries->len,
+	     KM_PLAYLIST_MAX_ENTRIES);
+}
 
 /* ---- playlist entries ---- */
 

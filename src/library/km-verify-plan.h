@@ -19,7 +19,9 @@ typedef struct {
 	GHashTable *objects;	/* the library the files describe */
 	GHashTable *rows;	/* smalldb's rows by fid (empty without smalldb) */
 	GHashTable *deleted;	/* fids the player deleted (smalldb bitmap) */
+	GArray *moves;		/* guint32: fids whose data file goes to lost+found */
 	gboolean rewrite;	/* smalldb must be written */
+	gboolean smalldb_blocked; /* var/smalldb is a directory: no repair can write it */
 	gboolean remove_temp;	/* var/smalldb.new is left over */
 } Plan;
 
@@ -27,7 +29,21 @@ typedef struct {
 void km_verify_add_finding(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
 			   char *message);
 
+/* The same, the message made from fmt. */
+void km_verify_findf(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
+		     const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+
 /* ---- km-library-verify-content.c ---- */
+
+/*
+ * Numbers of object that smalldb would store cut to its column's width. A
+ * tune's length is its data file's size, so that one is set (a put); the
+ * others only the user knows. Returns object, or its repaired copy (a new
+ * reference).
+ */
+KmProperties *km_verify_check_numbers(Plan *plan, const KmScanEntry *e, KmProperties *object);
+/* A playlist longer than the player holds (the limit playlist add keeps). */
+void km_verify_check_playlist_length(Plan *plan, guint32 fid, KmProperties *object);
 
 /* Every playlist entry of plan->objects names an object there, of its generation. */
 void km_verify_check_playlists(Plan *plan);
