@@ -249,14 +249,30 @@ static guint64 blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *c
 	return n;
 }
 
+/* Remove an object's data file alone. */
+static gboolean remove_data_file(KmLibrary *lib, guint32 fid, GError **error)
+{
+	char name[4], path[KM_FID_PATH_SIZE];
+	uint64_t dir;
+
+	if (!km_files_fid_dir(lib, fid, FALSE, &dir, error))
+		return FALSE;
+	km_files_fid_name(fid, KM_FID_FILE_DATA, name);
+	km_fid_format_path(fid, KM_FID_FILE_DATA, path);
+	return dir == OMFS_NIL || km_files_remove(lib, dir, name, path, error);
+}
+
 /*
  * On a full volume, the journal and the new smalldb find no room, and only
- * a commit that removes objects can make some: their files go first,
- * properties before data (each object, cut at any point, is still whole or
- * gone: a data file with smalldb's row is restored from the row, a row
- * without files is dropped). So removing tracks works on a full player.
+ * a commit that removes objects can make some: their data files go first,
+ * then their properties files. Cut at any point, each object is whole or
+ * gone: properties without data are removed by verify --repair and a row
+ * without files is dropped, which needs no room (a data file with a row
+ * but no properties would need room for the properties restored from the
+ * row, so the data goes first). So removing tracks works on a full player.
  * Only then, and only the objects removed: a cut may leave some of them
- * removed and others not.
+ * removed and others not, and smalldb names their data files until the
+ * commit is done.
  */
 static gboolean make_room(KmLibrary *lib, const KmChangeSet *cs, GBytes *journal,
 			  GBytes *smalldb, GError **error)
@@ -269,12 +285,12 @@ static gboolean make_room(KmLibrary *lib, const KmChangeSet *cs, GBytes *journal
 	if (!cs->deletes->len || sfs.free_blocks >= blocks_needed(&sfs, cs, journal, smalldb))
 		return TRUE;
 	for (guint i = 0; i < cs->deletes->len; i++)
-		if (!remove_fid_files(lib, g_array_index(cs->deletes, guint32, i), FALSE, error))
+		if (!remove_data_file(lib, g_array_index(cs->deletes, guint32, i), error))
 			return FALSE;
 	if (!km_files_sync(lib, error))
 		return FALSE;
 	for (guint i = 0; i < cs->deletes->len; i++)
-		if (!remove_fid_files(lib, g_array_index(cs->deletes, guint32, i), TRUE, error))
+		if (!remove_fid_files(lib, g_array_index(cs->deletes, guint32, i), FALSE, error))
 			return FALSE;
 	return km_files_sync(lib, error);
 }
