@@ -155,7 +155,8 @@ typedef struct {
 	uint64_t props_ino;	/* OMFS_NIL when missing */
 	guint64 data_size;
 	char *data_problem;	/* why the data file could not be examined */
-	KmProperties *props;	/* NULL when missing or unreadable */
+	KmProperties *props;	/* NULL when missing, unreadable or damaged */
+	KmProperties *damaged;	/* what a damaged properties file says (km_library_object_damage) */
 	char *problem;		/* why props could not be read */
 	char *blocked;		/* a directory where one of its files belongs (its path) */
 	KmFidFile blocked_file;	/* which of its files */

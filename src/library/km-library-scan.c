@@ -14,6 +14,8 @@ static void entry_free(gpointer data)
 
 	if (e->props)
 		km_properties_unref(e->props);
+	if (e->damaged)
+		km_properties_unref(e->damaged);
 	g_free(e->problem);
 	g_free(e->data_problem);
 	g_free(e->blocked);
@@ -145,7 +147,7 @@ static void read_props(KmLibrary *lib, KmScanEntry *e)
 					       g_bytes_get_size(bytes), &local);
 	if (e->props && km_library_object_damage(e->props)) {
 		e->problem = g_strdup(km_library_object_damage(e->props));
-		g_clear_pointer(&e->props, km_properties_unref);
+		e->damaged = g_steal_pointer(&e->props);
 		return;
 	}
 	if (!e->props) {

@@ -94,6 +94,7 @@ static void plan_free(Plan *plan)
 
 /* ---- one fid ---- */
 
+/* props (a row, or read from the audio) becomes fid's properties file. */
 static void restore_from_row(Plan *plan, guint32 fid, KmProperties *row)
 {
 	km_change_set_put(plan->cs, row);
@@ -126,7 +127,29 @@ static void cannot_restore(Plan *plan, const KmScanEntry *e, KmProperties *row)
 	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(e->fid), km_properties_ref(row));
 }
 
-/* No usable properties file: orphan, or restored from smalldb. */
+/* A bad properties file without a row: the audio's own tags, when it has any. */
+static void restore_from_audio(Plan *plan, const KmScanEntry *e)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmProperties) props = km_verify_props_from_audio(plan, e, &error);
+	char path[KM_FID_PATH_SIZE];
+
+	if (props) {
+		km_verify_findf(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, TRUE,
+				"fid %u: bad properties file: %s; no smalldb row, the audio's own "
+				"tags restore it", e->fid, e->problem);
+		restore_from_row(plan, e->fid, props);
+		return;
+	}
+	/* (the error names the temporary copy: not said, so the sentence stays the same) */
+	km_fid_format_path(e->fid, KM_FID_FILE_DATA, path);
+	km_verify_findf(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
+			"fid %u: bad properties file (%s), no smalldb row to restore it from, "
+			"and its data is no audio add would take: copy it out (karmactl get /%s "
+			"DEST) and remove both files (karmactl rm)", e->fid, e->problem, path);
+}
+
+/* No usable properties file: orphan, or restored from smalldb or the audio. */
 static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *row)
 {
 	const char *why = e->problem;
@@ -144,13 +167,7 @@ static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *
 		     why ? "bad properties file: " : "no properties file", why ? why : "");
 		restore_from_row(plan, e->fid, row);
 	} else if (why) {
-		char path[KM_FID_PATH_SIZE];
-
-		km_fid_format_path(e->fid, KM_FID_FILE_DATA, path);
-		km_verify_findf(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
-		     "fid %u: bad properties file (%s), and no smalldb row to restore it from: "
-		     "copy its data out (karmactl get /%s DEST) and remove both files "
-		     "(karmactl rm)", e->fid, why, path);
+		restore_from_audio(plan, e);
 	} else {
 		/* never deleted: it may be the only copy of a song */
 		km_verify_findf(plan, KM_VERIFY_ORPHAN_DATA, e->fid, TRUE,
@@ -461,7 +478,7 @@ static gboolean mark_repaired(KmLibrary *lib, KmVerifyReport *report, GCancellab
 			      GError **error)
 {
 	g_autoptr(KmVerifyReport) again = g_new0(KmVerifyReport, 1);
-	Plan plan = { .report = again };
+	Plan plan = { .lib = lib, .report = again };
 	gboolean ok;
 
 	again->findings = g_ptr_array_new_with_free_func(finding_free);
@@ -511,7 +528,7 @@ static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild
 {
 	g_autoptr(KmVerifyReport) report = g_new0(KmVerifyReport, 1);
 	gboolean repair = (flags & KM_VERIFY_FLAG_REPAIR) != 0;
-	Plan plan = { .report = report };
+	Plan plan = { .lib = lib, .report = report };
 	gboolean ok;
 
 	report->findings = g_ptr_array_new_with_free_func(finding_free);

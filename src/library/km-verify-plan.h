@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 
 /* What verify found and what repair would do about it. */
 typedef struct {
+	KmLibrary *lib;
 	KmVerifyReport *report;
 	KmChangeSet *cs;	/* files to write and to remove */
 	GHashTable *objects;	/* the library the files describe */
@@ -45,6 +46,13 @@ KmProperties *km_verify_check_numbers(Plan *plan, const KmScanEntry *e, KmProper
 /* A playlist longer than the player holds (the limit playlist add keeps). */
 void km_verify_check_playlist_length(Plan *plan, guint32 fid, KmProperties *object);
 
+/*
+ * The properties of e's data file read as add reads a host file (probe and
+ * tags, km-import), keeping the fid_generation and ctime of e's damaged
+ * properties file when it has them (so that playlist entries still name
+ * it); NULL and why when the data is no audio the library can read.
+ */
+KmProperties *km_verify_props_from_audio(Plan *plan, const KmScanEntry *e, GError **error);
 /* Every playlist entry of plan->objects names an object there, of its generation. */
 void km_verify_check_playlists(Plan *plan);
 /* Read the data file of every object of plan->objects in full. */

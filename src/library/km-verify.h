@@ -36,7 +36,8 @@ typedef enum {
 	/*
 	 * A properties file that does not parse, or lacks what an object needs
 	 * (km_library_object_damage): restored from smalldb's row when that row
-	 * is whole and fits in a properties file.
+	 * is whole and fits in a properties file; without a row, from the
+	 * audio's own probe and tags (as add reads a file).
 	 */
 	KM_VERIFY_BAD_PROPERTIES,
 	/* A playlist's data file is not its list: rewritten from it. */

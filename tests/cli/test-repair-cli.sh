@@ -76,6 +76,25 @@ damaged_props "a properties file with CRLF line ends" crlf
 grep -v '^length=' orig.props >nolength
 damaged_props "a tune's properties without length" nolength
 
+# without smalldb's row, the audio's own tags restore it
+fresh
+km put empty $PROPS
+km rm /var/smalldb
+kv verify >verify.out 2>"$ERR"
+check "damaged properties and no smalldb: the audio's tags restore them" \
+	grep -q "^bad-properties: fid 272: bad properties file: no \`type\`; no smalldb row, the audio's own tags restore it (repairable)$" verify.out
+repair_holds "damaged properties and no smalldb" 1
+same "...the track has its tags back" "Blue Sector/The Beatniks/Sparse Files/wave/$(stat -c %s orig.data)" \
+	"$(kv tracks --json | json '"/".join(str(o[k]) for o in d if o["fid"] == 272 for k in ("title", "artist", "source", "codec", "length"))')"
+# and not from data that is no audio
+fresh
+head -c 5000 /dev/urandom >noise
+km put noise /fids0/_00000/7e0
+km put empty /fids0/_00000/7e1
+repair_holds "damaged properties, no row, data that is no audio" 4
+check "...says what the user can do" grep -q "^bad-properties: fid 2016: .*no audio add would take: copy it out (karmactl get /fids0/_00000/7e0 DEST)" repair.out
+check "...the data is still there" bash -c "'$KARMACTL' -i '$IMG' --offset 16M cat /fids0/_00000/7e0 | cmp - noise"
+
 fresh
 sed -e 's/^title=.*/title=Other/' -e 's/^year=.*/year=2001/' orig.props >edited
 km put edited $PROPS
