@@ -41,16 +41,18 @@ KmProperties *km_verify_check_numbers(Plan *plan, const KmScanEntry *e, KmProper
 		if (!value || km_smalldb_number_fits(keys[i], value, &max))
 			continue;
 		if (strcmp(keys[i], "length") == 0 && !e->data_problem && e->data_size <= max) {
-			km_verify_findf(plan, KM_VERIFY_BAD_VALUE, e->fid, TRUE,
-			     "fid %u: length=%s is not a number smalldb can hold: set to the data "
-			     "file's size, %" G_GUINT64_FORMAT, e->fid, value, e->data_size);
+			km_verify_add_finding(plan, KM_VERIFY_BAD_VALUE, e->fid, TRUE,
+				g_strdup_printf("fid %u: length=%s is not a number smalldb can "
+						"hold: set to the data file's size, %"
+						G_GUINT64_FORMAT, e->fid, value, e->data_size));
 			set_length = TRUE;
 			continue;
 		}
-		km_verify_findf(plan, KM_VERIFY_BAD_VALUE, e->fid, FALSE,
-		     "fid %u: %s=%s is not a number smalldb can hold (0 to %" G_GUINT64_FORMAT
-		     "): set it (karmactl tag %u %s=N) or remove it (karmactl tag %u %s=)",
-		     e->fid, keys[i], value, max, e->fid, keys[i], e->fid, keys[i]);
+		km_verify_add_finding(plan, KM_VERIFY_BAD_VALUE, e->fid, FALSE,
+			g_strdup_printf("fid %u: %s=%s is not a number smalldb can hold (0 to %"
+					G_GUINT64_FORMAT "): set it (karmactl tag %u %s=N) or "
+					"remove it (karmactl tag %u %s=)", e->fid, keys[i], value,
+					max, e->fid, keys[i], e->fid, keys[i]));
 	}
 	if (!set_length)
 		return object;
@@ -71,10 +73,11 @@ void km_verify_check_playlist_length(Plan *plan, guint32 fid, KmProperties *obje
 	entries = km_playlist_from_properties(object, NULL);
 	if (!entries || entries->len <= KM_PLAYLIST_MAX_ENTRIES)
 		return;
-	km_verify_findf(plan, KM_VERIFY_BAD_VALUE, fid, FALSE,
-	     "fid %u: playlist '%s' has %u entries, more than the player's %u: remove some "
-	     "(karmactl playlist remove)", fid, title ? title : "", entries->len,
-	     KM_PLAYLIST_MAX_ENTRIES);
+	km_verify_add_finding(plan, KM_VERIFY_BAD_VALUE, fid, FALSE,
+			      g_strdup_printf("fid %u: playlist '%s' has %u entries, more than "
+					      "the player's %u: remove some (karmactl playlist "
+					      "remove)", fid, title ? title : "", entries->len,
+					      KM_PLAYLIST_MAX_ENTRIES));
 }
 
 /* ---- properties from the audio itself ---- */

@@ -73,8 +73,8 @@ void km_verify_add_finding(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean 
 	g_ptr_array_add(plan->report->findings, f);
 }
 
-void km_verify_findf(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
-		     const char *fmt, ...)
+static void G_GNUC_PRINTF(5, 6)
+find(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -101,6 +101,12 @@ static void restore_from_row(Plan *plan, guint32 fid, KmProperties *row)
 	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(fid), km_properties_ref(row));
 }
 
+/* smalldb keeps the row it has; no file is written. */
+static void keep_row(Plan *plan, guint32 fid, KmProperties *row)
+{
+	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(fid), km_properties_ref(row));
+}
+
 /* Why smalldb's row cannot become the properties file, or NULL when it can. */
 static const char *unrestorable(KmProperties *row)
 {
@@ -119,12 +125,11 @@ static void cannot_restore(Plan *plan, const KmScanEntry *e, KmProperties *row)
 {
 	const char *why = e->problem;
 
-	km_verify_findf(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid, FALSE,
+	find(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid, FALSE,
 	     "fid %u: %s%s, and smalldb's row cannot restore it (%s): remove the track "
 	     "(karmactl rm-track %u)", e->fid, why ? "bad properties file: " : "no properties file",
 	     why ? why : "", unrestorable(row), e->fid);
-	/* smalldb keeps the row it has */
-	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(e->fid), km_properties_ref(row));
+	keep_row(plan, e->fid, row);
 }
 
 /* A bad properties file without a row: the audio's own tags, when it has any. */
@@ -135,7 +140,7 @@ static void restore_from_audio(Plan *plan, const KmScanEntry *e)
 	char path[KM_FID_PATH_SIZE];
 
 	if (props) {
-		km_verify_findf(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, TRUE,
+		find(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, TRUE,
 				"fid %u: bad properties file: %s; no smalldb row, the audio's own "
 				"tags restore it", e->fid, e->problem);
 		restore_from_row(plan, e->fid, props);
@@ -143,7 +148,7 @@ static void restore_from_audio(Plan *plan, const KmScanEntry *e)
 	}
 	/* (the error names the temporary copy: not said, so the sentence stays the same) */
 	km_fid_format_path(e->fid, KM_FID_FILE_DATA, path);
-	km_verify_findf(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
+	find(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
 			"fid %u: bad properties file (%s), no smalldb row to restore it from, "
 			"and its data is no audio add would take: copy it out (karmactl get /%s "
 			"DEST) and remove both files (karmactl rm)", e->fid, e->problem, path);
@@ -155,14 +160,14 @@ static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *
 	const char *why = e->problem;
 
 	if (e->data_ino == OMFS_NIL) {
-		km_verify_findf(plan, KM_VERIFY_ORPHAN_PROPERTIES, e->fid, TRUE,
+		find(plan, KM_VERIFY_ORPHAN_PROPERTIES, e->fid, TRUE,
 		     "fid %u: properties file%s%s without a data file", e->fid, why ? ": " : "",
 		     why ? why : "");
 		km_change_set_delete(plan->cs, e->fid);
 	} else if (row && unrestorable(row)) {
 		cannot_restore(plan, e, row);
 	} else if (row) {
-		km_verify_findf(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid,
+		find(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid,
 		     TRUE, "fid %u: %s%s; smalldb's row restores it", e->fid,
 		     why ? "bad properties file: " : "no properties file", why ? why : "");
 		restore_from_row(plan, e->fid, row);
@@ -170,7 +175,7 @@ static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *
 		restore_from_audio(plan, e);
 	} else {
 		/* never deleted: it may be the only copy of a song */
-		km_verify_findf(plan, KM_VERIFY_ORPHAN_DATA, e->fid, TRUE,
+		find(plan, KM_VERIFY_ORPHAN_DATA, e->fid, TRUE,
 		     "fid %u: data file without properties or smalldb row: moved to "
 		     KM_LOST_FOUND "/fid-%u (karmactl get it and add it again, or karmactl rm it)",
 		     e->fid, e->fid);
@@ -184,7 +189,7 @@ static void check_data(Plan *plan, const KmScanEntry *e, KmProperties *object)
 	guint64 length;
 
 	if (e->data_problem) {
-		km_verify_findf(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE, "fid %u: the data file: %s", e->fid,
+		find(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE, "fid %u: the data file: %s", e->fid,
 		     e->data_problem);
 		return;
 	}
@@ -192,14 +197,14 @@ static void check_data(Plan *plan, const KmScanEntry *e, KmProperties *object)
 		blob = km_properties_get_blob(object, "playlist");
 		if ((blob ? g_bytes_get_size(blob) : 0) == e->data_size)
 			return;
-		km_verify_findf(plan, KM_VERIFY_PLAYLIST_DATA, e->fid, TRUE,
+		find(plan, KM_VERIFY_PLAYLIST_DATA, e->fid, TRUE,
 		     "fid %u: the playlist's data file (%" G_GUINT64_FORMAT " bytes) is not "
 		     "its list", e->fid, e->data_size);
 		km_change_set_put(plan->cs, object);
 		return;
 	}
 	if (km_properties_get_uint(object, "length", &length) && length != e->data_size)
-		km_verify_findf(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE,
+		find(plan, KM_VERIFY_UNREADABLE, e->fid, FALSE,
 		     "fid %u: the data file has %" G_GUINT64_FORMAT " bytes, `length` says %"
 		     G_GUINT64_FORMAT, e->fid, e->data_size, length);
 }
@@ -213,11 +218,11 @@ static void check_row(Plan *plan, guint32 fid, KmProperties *object, KmPropertie
 		columns = km_smalldb_row_diff(object, row, &n_columns);
 		if (!columns)
 			return;
-		km_verify_findf(plan, KM_VERIFY_STALE_ROW, fid, TRUE,
+		find(plan, KM_VERIFY_STALE_ROW, fid, TRUE,
 		     "fid %u: smalldb's %s differ%s from the properties file", fid, columns,
 		     n_columns == 1 ? "s" : "");
 	} else {
-		km_verify_findf(plan, KM_VERIFY_STALE_ROW, fid, TRUE, "fid %u: not in smalldb", fid);
+		find(plan, KM_VERIFY_STALE_ROW, fid, TRUE, "fid %u: not in smalldb", fid);
 	}
 	plan->rewrite = TRUE;
 }
@@ -225,13 +230,13 @@ static void check_row(Plan *plan, guint32 fid, KmProperties *object, KmPropertie
 /* A directory where a file of the fid belongs: nothing is written there. */
 static void check_blocked(Plan *plan, const KmScanEntry *e, KmProperties *row)
 {
-	km_verify_findf(plan, KM_VERIFY_STRAY, e->fid, FALSE,
+	find(plan, KM_VERIFY_STRAY, e->fid, FALSE,
 	     "%s: a directory where fid %u's %s file belongs: remove it (karmactl rm -r /%s)",
 	     e->blocked, e->fid, e->blocked_file == KM_FID_FILE_DATA ? "data" : "properties",
 	     e->blocked);
 	/* what smalldb knows of it stays */
 	if (row)
-		g_hash_table_insert(plan->objects, GUINT_TO_POINTER(e->fid), km_properties_ref(row));
+		keep_row(plan, e->fid, row);
 }
 
 static void check_entry(Plan *plan, const KmScanEntry *e)
@@ -246,7 +251,7 @@ static void check_entry(Plan *plan, const KmScanEntry *e)
 		return;
 	}
 	if (g_hash_table_contains(plan->deleted, key)) {
-		km_verify_findf(plan, KM_VERIFY_PENDING_DELETE, e->fid, TRUE,
+		find(plan, KM_VERIFY_PENDING_DELETE, e->fid, TRUE,
 		     "fid %u: deleted on the player, its files are still there", e->fid);
 		km_change_set_delete(plan->cs, e->fid);
 		return;
@@ -255,7 +260,7 @@ static void check_entry(Plan *plan, const KmScanEntry *e)
 	    g_strcmp0(km_properties_get(e->props, "type"), "playlist") == 0) {
 		/* A playlist's data is its blob: it can be written again. */
 		object = km_library_effective(e->props, row);
-		km_verify_findf(plan, KM_VERIFY_PLAYLIST_DATA, e->fid, TRUE,
+		find(plan, KM_VERIFY_PLAYLIST_DATA, e->fid, TRUE,
 		     "fid %u: the playlist has no data file", e->fid);
 		km_change_set_put(plan->cs, object);
 		g_hash_table_insert(plan->objects, key, km_properties_ref(object));
@@ -286,7 +291,7 @@ static void check_rows_without_files(Plan *plan, const KmScan *scan)
 	while (g_hash_table_iter_next(&iter, &key, NULL)) {
 		if (g_hash_table_contains(scan->entries, key))
 			continue;
-		km_verify_findf(plan, KM_VERIFY_STALE_ROW, GPOINTER_TO_UINT(key), TRUE,
+		find(plan, KM_VERIFY_STALE_ROW, GPOINTER_TO_UINT(key), TRUE,
 		     "fid %u: in smalldb, but it has no files", GPOINTER_TO_UINT(key));
 		plan->rewrite = TRUE;
 	}
@@ -310,7 +315,7 @@ static gboolean check_smalldb_name(KmLibrary *lib, Plan *plan, GError **error)
 		return km_files_error(lib, err, error, KM_VAR "/" KM_SMALLDB_NAME);
 	if (!st.is_dir)
 		return TRUE;
-	km_verify_findf(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, FALSE,
+	find(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, FALSE,
 	     KM_VAR "/" KM_SMALLDB_NAME ": a directory, not a file: remove it (karmactl rm -r /"
 	     KM_VAR "/" KM_SMALLDB_NAME ")");
 	plan->smalldb_blocked = TRUE;
@@ -332,10 +337,10 @@ static gboolean read_rows(KmLibrary *lib, Plan *plan, GError **error)
 	if (rows || plan->smalldb_blocked) {
 		lib->have_smalldb_hdr = TRUE;
 	} else if (missing) {
-		km_verify_findf(plan, KM_VERIFY_SMALLDB_MISSING, 0, TRUE, "there is no var/smalldb");
+		find(plan, KM_VERIFY_SMALLDB_MISSING, 0, TRUE, "there is no var/smalldb");
 		plan->rewrite = TRUE;
 	} else if (local->domain == KM_SMALLDB_ERROR || local->code == KM_LIBRARY_ERROR_CORRUPT) {
-		km_verify_findf(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, TRUE, "var/smalldb: %s", local->message);
+		find(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, TRUE, "var/smalldb: %s", local->message);
 		plan->rewrite = TRUE;
 	} else {
 		g_propagate_error(error, g_steal_pointer(&local));
@@ -355,13 +360,13 @@ static gboolean check_var(KmLibrary *lib, Plan *plan, GError **error)
 	uint64_t ino;
 
 	if (lib->pending_journal)
-		km_verify_findf(plan, KM_VERIFY_JOURNAL, 0, TRUE,
+		find(plan, KM_VERIFY_JOURNAL, 0, TRUE,
 		     "var/" KM_JOURNAL_NAME ": a commit was interrupted "
 		     "(open writable to finish it)");
 	if (!km_files_lookup(lib, lib->var_ino, KM_SMALLDB_TEMP_NAME, &ino, error))
 		return FALSE;
 	if (ino != OMFS_NIL) {
-		km_verify_findf(plan, KM_VERIFY_STRAY, 0, TRUE,
+		find(plan, KM_VERIFY_STRAY, 0, TRUE,
 		     "var/" KM_SMALLDB_TEMP_NAME ": left over by an interrupted commit");
 		plan->remove_temp = TRUE;
 	}
@@ -388,7 +393,7 @@ static gboolean evaluate(KmLibrary *lib, Plan *plan, KmVerifyFlags flags, gboole
 		check_entry(plan, value);
 	check_rows_without_files(plan, scan);
 	for (guint i = 0; i < scan->strays->len; i++)
-		km_verify_findf(plan, KM_VERIFY_STRAY, 0, FALSE, "%s: not a fid file (left alone)",
+		find(plan, KM_VERIFY_STRAY, 0, FALSE, "%s: not a fid file (left alone)",
 		     (const char *)scan->strays->pdata[i]);
 	plan->report->n_objects = g_hash_table_size(plan->objects);
 	/* rebuilding rewrites smalldb and changes nothing else */
@@ -432,9 +437,10 @@ static gboolean remove_temp(KmLibrary *lib, GError **error)
 static gboolean move_orphans(KmLibrary *lib, Plan *plan, GError **error)
 {
 	for (guint i = 0; i < plan->moves->len; i++) {
+		guint32 fid = g_array_index(plan->moves, guint32, i);
 		g_autofree char *where = NULL;
 
-		if (!km_files_move_aside(lib, g_array_index(plan->moves, guint32, i), &where, error))
+		if (!km_files_move_aside(lib, fid, &where, error))
 			return FALSE;
 	}
 	return !plan->moves->len || km_files_sync(lib, error);

@@ -30,10 +30,6 @@ typedef struct {
 void km_verify_add_finding(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
 			   char *message);
 
-/* The same, the message made from fmt. */
-void km_verify_findf(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
-		     const char *fmt, ...) G_GNUC_PRINTF(5, 6);
-
 /* ---- km-library-verify-content.c ---- */
 
 /*
