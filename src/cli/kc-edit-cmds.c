@@ -34,7 +34,7 @@ static int remove_tracks(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 		title = g_strdup(p ? km_properties_get(p, "title") : NULL);
 		if (!km_transaction_remove(tx, fid, &error))
 			return kc_fail_gerror(ctx, ctx->argv[i], error);
-		printf("removed fid %" G_GUINT32_FORMAT ": %s\n", fid, title ? title : "");
+		kc_say("removed fid %" G_GUINT32_FORMAT ": %s\n", fid, title ? title : "");
 	}
 	return KC_EXIT_OK;
 }
@@ -85,9 +85,9 @@ static int set_tags(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 		if (!km_transaction_set_property(tx, fid, key, value, &error))
 			status = kc_fail_gerror(ctx, ctx->argv[i], error);
 		else if (value)
-			printf("fid %" G_GUINT32_FORMAT ": %s=%s\n", fid, key, value);
+			kc_say("fid %" G_GUINT32_FORMAT ": %s=%s\n", fid, key, value);
 		else
-			printf("fid %" G_GUINT32_FORMAT ": %s removed\n", fid, key);
+			kc_say("fid %" G_GUINT32_FORMAT ": %s removed\n", fid, key);
 		g_free(key);
 		if (status)
 			return status;

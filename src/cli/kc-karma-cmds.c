@@ -318,7 +318,7 @@ static int run_check(struct kc_ctx *ctx, bool writable, bool rebuild)
 		return VERIFY_FAILED;
 	}
 	print_report(r);
-	status = rebuild ? KC_EXIT_OK : report_status(r);
+	status = rebuild && !r->n_unrepaired ? KC_EXIT_OK : report_status(r);
 	km_verify_report_free(r);
 	if (kc_library_close(ctx, &kl, KC_EXIT_OK))
 		return VERIFY_FAILED;
@@ -330,9 +330,12 @@ static int verify_run(struct kc_ctx *ctx)
 	return run_check(ctx, verify_repair, false);
 }
 
+/* 0 done, 4 something left unrepaired (as verify), 1 failed. */
 static int rebuild_db_run(struct kc_ctx *ctx)
 {
-	return run_check(ctx, true, true) == VERIFY_FAILED ? KC_EXIT_FAIL : KC_EXIT_OK;
+	int status = run_check(ctx, true, true);
+
+	return status == VERIFY_FAILED ? KC_EXIT_FAIL : status;
 }
 
 const struct kc_command kc_cmd_verify = {
@@ -344,7 +347,7 @@ const struct kc_command kc_cmd_verify = {
 
 const struct kc_command kc_cmd_rebuild_db = {
 	.name = "rebuild-db", .args = "",
-	.summary = "Rewrite var/smalldb from the properties files",
+	.summary = "Rewrite var/smalldb from the properties files (exit 0 done, 4 problems left)",
 	.options = rebuild_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = rebuild_db_run,
 };

@@ -2,6 +2,7 @@
 /* kc-library.c - opening and closing the Karma library of -i IMAGE. */
 #include "kc-library.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 #include <string.h>
@@ -161,7 +162,39 @@ int kc_parse_fid(const struct kc_ctx *ctx, const char *s, guint32 *fid)
 	return KC_EXIT_OK;
 }
 
-/* Runs fn in a transaction; commits when it succeeds, rolls back when it fails. */
+/* What an edit says it did, held until its commit succeeded (NULL outside an edit). */
+static GString *edit_said;
+
+void kc_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (edit_said)
+		g_string_append_vprintf(edit_said, fmt, ap);
+	else
+		vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static int run_edit(struct kc_ctx *ctx, KmTransaction *tx, kc_edit_fn fn, void *data)
+{
+	g_autoptr(GError) error = NULL;
+	int status = fn(ctx, tx, data);
+
+	if (status) {
+		km_transaction_rollback(tx, NULL);
+		return status;
+	}
+	if (!km_transaction_commit(tx, &error))
+		return kc_fail_gerror(ctx, ctx->image, error);
+	return KC_EXIT_OK;
+}
+
+/*
+ * Runs fn in a transaction; commits when it succeeds, rolls back when it
+ * fails. What fn says (kc_say) is printed once the commit is done.
+ */
 static int edit_in_transaction(struct kc_ctx *ctx, KmLibrary *lib, kc_edit_fn fn, void *data)
 {
 	g_autoptr(GError) error = NULL;
@@ -170,14 +203,12 @@ static int edit_in_transaction(struct kc_ctx *ctx, KmLibrary *lib, kc_edit_fn fn
 
 	if (!tx)
 		return kc_fail_gerror(ctx, ctx->image, error);
-	status = fn(ctx, tx, data);
-	if (status) {
-		km_transaction_rollback(tx, NULL);
-		return status;
-	}
-	if (!km_transaction_commit(tx, &error))
-		return kc_fail_gerror(ctx, ctx->image, error);
-	return KC_EXIT_OK;
+	edit_said = g_string_new(NULL);
+	status = run_edit(ctx, tx, fn, data);
+	if (status == KC_EXIT_OK)
+		fputs(edit_said->str, stdout);
+	g_string_free(g_steal_pointer(&edit_said), TRUE);
+	return status;
 }
 
 int kc_library_edit(struct kc_ctx *ctx, kc_edit_fn fn, void *data)

@@ -42,6 +42,8 @@ int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *err
  */
 typedef int (*kc_edit_fn)(struct kc_ctx *ctx, KmTransaction *tx, void *data);
 int kc_library_edit(struct kc_ctx *ctx, kc_edit_fn fn, void *data);
+/* printf for an edit's messages: inside kc_library_edit, held until the commit succeeded. */
+void kc_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* Whether QUERY (case-folded; NULL matches all) is in the title, artist, album or genre. */
 bool kc_library_matches(const KmProperties *p, const char *folded_query);

@@ -148,7 +148,7 @@ static int create(struct kc_ctx *ctx, KmTransaction *tx)
 
 	if (!km_transaction_playlist_create(tx, ctx->argv[1], &fid, &error))
 		return kc_fail_gerror(ctx, ctx->argv[1], error);
-	printf("created playlist fid %" G_GUINT32_FORMAT ": %s\n", fid, ctx->argv[1]);
+	kc_say("created playlist fid %" G_GUINT32_FORMAT ": %s\n", fid, ctx->argv[1]);
 	return KC_EXIT_OK;
 }
 
@@ -238,7 +238,7 @@ static int change(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 	if (error)
 		return kc_fail_gerror(ctx, ctx->argv[1], error);
 	if (!status)
-		printf("playlist fid %" G_GUINT32_FORMAT ": %s done\n", pl, sub);
+		kc_say("playlist fid %" G_GUINT32_FORMAT ": %s done\n", pl, sub);
 	return status;
 }
 

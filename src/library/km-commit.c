@@ -12,7 +12,7 @@
  *
  *   0. Before commit, each added track's data file was written under a
  *      fid that no properties file and no smalldb row names: an orphan,
- *      which verify --repair removes, until step 3 names it.
+ *      which verify --repair moves to lost+found, until step 3 names it.
  *   1. sync: that data is on the disk.
  *   2. var/km-journal, whole, with a checksum: every properties file to
  *      write, every object to remove (the player's deletions included);
@@ -34,7 +34,11 @@
  *   6. var/km-journal removed; sync.
  *
  * Steps 3 to 6 do the same thing when done twice, so a commit interrupted
- * while it was being finished is finished again. Rebuilding smalldb alone
+ * while it was being finished is finished again. A repair writes no
+ * journal (KM_COMMIT_REPAIR): what it writes restores what the files and
+ * smalldb already say, so a repair cut short leaves findings that the next
+ * verify repairs, and a repair that fails leaves no journal for every later
+ * open to trip over. Rebuilding smalldb alone
  * (no file changes) needs no journal: it is step 4, and a power cut inside
  * its rename leaves no smalldb, which opening reads past (from the
  * properties files) and the next commit writes.
@@ -97,11 +101,21 @@ static GBytes *build_smalldb(KmLibrary *lib, GHashTable *objects, GError **error
 				error);
 }
 
+/*
+ * Before the journal is whole on the disk nothing is decided: a journal that
+ * could not be written (a full volume) goes again, best effort, so that
+ * the library is left as it was.
+ */
 static gboolean write_journal(KmLibrary *lib, GBytes *journal, GError **error)
 {
-	return km_files_replace(lib, lib->var_ino, KM_JOURNAL_NAME, journal,
-				KM_VAR "/" KM_JOURNAL_NAME, error) &&
-	       km_files_sync(lib, error);
+	const char *what = KM_VAR "/" KM_JOURNAL_NAME;
+
+	if (km_files_replace(lib, lib->var_ino, KM_JOURNAL_NAME, journal, what, error) &&
+	    km_files_sync(lib, error))
+		return TRUE;
+	if (km_files_remove(lib, lib->var_ino, KM_JOURNAL_NAME, what, NULL))
+		km_files_sync(lib, NULL);
+	return FALSE;
 }
 
 static gboolean is_playlist(KmProperties *object)
@@ -211,17 +225,88 @@ static gboolean remove_objects(KmLibrary *lib, const KmChangeSet *cs, GError **e
 	return km_files_sync(lib, error);
 }
 
-static gboolean write_all(KmLibrary *lib, KmChangeSet *cs, GBytes *journal,
-			  gboolean journal_on_disk, GBytes *smalldb, GError **error)
+/* Blocks a new file of len bytes takes: its inode (mirrored), whole clusters of data. */
+static guint64 file_blocks(const struct omfs_statfs *sfs, guint64 len)
 {
+	guint64 cluster = (guint64)sfs->blocksize * MAX(sfs->clustersize, 1u);
+
+	return MAX(sfs->mirrors, 1u) + (len + cluster - 1) / cluster * MAX(sfs->clustersize, 1u);
+}
+
+/* What the commit writes before it frees anything, generously (directories may grow). */
+static guint64 blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
+			     GBytes *journal, GBytes *smalldb)
+{
+	guint64 n = 4 * file_blocks(sfs, 0) + file_blocks(sfs, g_bytes_get_size(smalldb));
+
+	if (journal)
+		n += file_blocks(sfs, g_bytes_get_size(journal));
+	for (guint i = 0; i < cs->puts->len; i++) {
+		g_autoptr(GBytes) text = km_properties_serialize(cs->puts->pdata[i]);
+
+		/* a playlist's data file is its blob, no larger than its escaped text */
+		n += 2 * file_blocks(sfs, g_bytes_get_size(text));
+	}
+	return n;
+}
+
+/* Remove an object's data file alone. */
+static gboolean remove_data_file(KmLibrary *lib, guint32 fid, GError **error)
+{
+	char name[4], path[KM_FID_PATH_SIZE];
+	uint64_t dir;
+
+	if (!km_files_fid_dir(lib, fid, FALSE, &dir, error))
+		return FALSE;
+	km_files_fid_name(fid, KM_FID_FILE_DATA, name);
+	km_fid_format_path(fid, KM_FID_FILE_DATA, path);
+	return dir == OMFS_NIL || km_files_remove(lib, dir, name, path, error);
+}
+
+/*
+ * On a full volume, the journal and the new smalldb find no room, and only
+ * a commit that removes objects can make some: their data files go first,
+ * then their properties files. Cut at any point, each object is whole or
+ * gone: properties without data are removed by verify --repair and a row
+ * without files is dropped, which needs no room (a data file with a row
+ * but no properties would need room for the properties restored from the
+ * row, so the data goes first). So removing tracks works on a full player.
+ * Only then, and only the objects removed: a cut may leave some of them
+ * removed and others not, and smalldb names their data files until the
+ * commit is done.
+ */
+static gboolean make_room(KmLibrary *lib, const KmChangeSet *cs, GBytes *journal,
+			  GBytes *smalldb, GError **error)
+{
+	struct omfs_statfs sfs;
+	int err = omfs_statfs(lib->fs, &sfs);
+
+	if (err)
+		return km_files_error(lib, err, error, "reading the free space");
+	if (!cs->deletes->len || sfs.free_blocks >= blocks_needed(&sfs, cs, journal, smalldb))
+		return TRUE;
+	for (guint i = 0; i < cs->deletes->len; i++)
+		if (!remove_data_file(lib, g_array_index(cs->deletes, guint32, i), error))
+			return FALSE;
 	if (!km_files_sync(lib, error))
+		return FALSE;
+	for (guint i = 0; i < cs->deletes->len; i++)
+		if (!remove_fid_files(lib, g_array_index(cs->deletes, guint32, i), FALSE, error))
+			return FALSE;
+	return km_files_sync(lib, error);
+}
+
+static gboolean write_all(KmLibrary *lib, KmChangeSet *cs, GBytes *journal, KmCommitMode mode,
+			  GBytes *smalldb, GError **error)
+{
+	if (!km_files_sync(lib, error) || !make_room(lib, cs, journal, smalldb, error))
 		return FALSE;
 	if (journal && !write_journal(lib, journal, error))
 		return FALSE;
 	if (!write_objects(lib, cs, error) || !write_smalldb(lib, smalldb, error) ||
 	    !remove_objects(lib, cs, error))
 		return FALSE;
-	if (!journal && !journal_on_disk)
+	if (!journal && mode != KM_COMMIT_FROM_JOURNAL)
 		return TRUE;
 	return km_files_remove(lib, lib->var_ino, KM_JOURNAL_NAME, KM_VAR "/" KM_JOURNAL_NAME,
 			       error) &&
@@ -238,7 +323,7 @@ static void install(KmLibrary *lib, const KmChangeSet *cs, GHashTable *objects)
 	km_library_set_objects(lib, objects);
 }
 
-gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, gboolean journal_on_disk,
+gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, KmCommitMode mode,
 				   GError **error)
 {
 	g_autoptr(GHashTable) objects = NULL;
@@ -251,7 +336,7 @@ gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, gboolean jou
 	smalldb = build_smalldb(lib, objects, error);
 	if (!smalldb)
 		return FALSE;
-	if (!journal_on_disk && !km_change_set_is_empty(cs)) {
+	if (mode == KM_COMMIT_JOURNAL && !km_change_set_is_empty(cs)) {
 		journal = km_journal_build(cs);
 		if (g_bytes_get_size(journal) > KM_JOURNAL_MAX_SIZE) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FULL,
@@ -260,7 +345,7 @@ gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, gboolean jou
 			return FALSE;
 		}
 	}
-	if (!write_all(lib, cs, journal, journal_on_disk, smalldb, &local)) {
+	if (!write_all(lib, cs, journal, mode, smalldb, &local)) {
 		km_library_mark_failed(lib, local);
 		g_propagate_error(error, g_steal_pointer(&local));
 		return FALSE;

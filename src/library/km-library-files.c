@@ -126,6 +126,44 @@ gboolean km_files_fid_dir(KmLibrary *lib, guint32 fid, gboolean create, uint64_t
 	return err == 0 || km_files_error(lib, err, error, what);
 }
 
+/* lost+found at the root, made when missing. */
+static gboolean lost_found_dir(KmLibrary *lib, uint64_t *dir, GError **error)
+{
+	uint64_t root = omfs_root_ino(lib->fs);
+	int err;
+
+	if (!km_files_lookup(lib, root, KM_LOST_FOUND, dir, error))
+		return FALSE;
+	if (*dir != OMFS_NIL)
+		return TRUE;
+	err = omfs_mkdir(lib->fs, root, KM_LOST_FOUND, strlen(KM_LOST_FOUND), dir);
+	return err == 0 || km_files_error(lib, err, error, KM_LOST_FOUND);
+}
+
+gboolean km_files_move_aside(KmLibrary *lib, guint32 fid, char **where, GError **error)
+{
+	char name[4], path[KM_FID_PATH_SIZE];
+	g_autofree char *target = NULL;
+	uint64_t dir, lost, ino = OMFS_NIL;
+	int err;
+
+	if (!km_files_fid_dir(lib, fid, FALSE, &dir, error) || !lost_found_dir(lib, &lost, error))
+		return FALSE;
+	for (guint n = 0; n == 0 || ino != OMFS_NIL; n++) {
+		g_free(target);
+		target = n ? g_strdup_printf("fid-%u.%u", fid, n) : g_strdup_printf("fid-%u", fid);
+		if (!km_files_lookup(lib, lost, target, &ino, error))
+			return FALSE;
+	}
+	km_files_fid_name(fid, KM_FID_FILE_DATA, name);
+	km_fid_format_path(fid, KM_FID_FILE_DATA, path);
+	err = omfs_rename(lib->fs, dir, name, strlen(name), lost, target, strlen(target));
+	if (err)
+		return km_files_error(lib, err, error, path);
+	*where = g_strconcat(KM_LOST_FOUND "/", target, NULL);
+	return TRUE;
+}
+
 gboolean km_files_sync(KmLibrary *lib, GError **error)
 {
 	int err = omfs_sync(lib->fs);

@@ -286,7 +286,7 @@ static gboolean recover_journal(KmLibrary *lib, GError **error)
 			lib->writable ? "it has been finished" :
 			"open the library writable to finish it");
 	if (lib->writable)
-		return km_library_commit_changes(lib, cs, TRUE, error);
+		return km_library_commit_changes(lib, cs, KM_COMMIT_FROM_JOURNAL, error);
 	km_library_set_objects(lib, km_library_apply_in_memory(lib, cs));
 	lib->pending_journal = g_steal_pointer(&cs);
 	return TRUE;

@@ -20,6 +20,8 @@ G_BEGIN_DECLS
 /* The next smalldb is written here, then renamed over smalldb. */
 #define KM_SMALLDB_TEMP_NAME "smalldb.new"
 #define KM_VAR "var"
+/* Where a repair moves data files it cannot make objects of (never deleted). */
+#define KM_LOST_FOUND "lost+found"
 /* About 300 bytes a row: far more rows than a 20 GB player holds songs. */
 #define KM_SMALLDB_MAX_SIZE (256u << 20)
 
@@ -84,6 +86,13 @@ gboolean km_library_is_duplicate(const KmProperties *existing, const KmPropertie
  */
 KmProperties *km_library_effective(const KmProperties *file, const KmProperties *row);
 
+/*
+ * Why a properties file (or smalldb row) that parses cannot be an object's,
+ * or NULL: every object has a `type` (tune, playlist or taxi), and a tune or
+ * taxi its `length`. CRLF line ends show as a `type` ending in '\r'.
+ */
+const char *km_library_object_damage(const KmProperties *object);
+
 /* ---- km-library-files.c: files on the mounted volume ---- */
 
 /* KM_LIBRARY_ERROR_IO naming what and the core's sentence; always FALSE. */
@@ -105,18 +114,35 @@ gboolean km_files_fid_dir(KmLibrary *lib, guint32 fid, gboolean create, uint64_t
 /* "lll": the name of fid's data or properties file in its directory. */
 void km_files_fid_name(guint32 fid, KmFidFile which, char name[4]);
 gboolean km_files_sync(KmLibrary *lib, GError **error);
+/*
+ * Move fid's data file to lost+found/fid-FID (or fid-FID.N when taken);
+ * *where is the new path. A rename: not written back here.
+ */
+gboolean km_files_move_aside(KmLibrary *lib, guint32 fid, char **where, GError **error);
 /* The smalldb rows; *missing when var/smalldb is not there (rows NULL, no error). */
 GPtrArray *km_files_read_smalldb(KmLibrary *lib, KmSmalldbHeader *hdr, GArray **deleted,
 				 gboolean *missing, GError **error);
 
 /* ---- km-commit.c ---- */
 
+typedef enum {
+	/* A transaction's changes: through var/km-journal (the commit point). */
+	KM_COMMIT_JOURNAL,
+	/* cs came from var/km-journal: finishing an interrupted commit. */
+	KM_COMMIT_FROM_JOURNAL,
+	/*
+	 * A repair: every change restores what the files or smalldb already
+	 * say, so no journal; a repair cut short is found again by verify, and
+	 * one that fails leaves nothing that blocks later commits.
+	 */
+	KM_COMMIT_REPAIR,
+} KmCommitMode;
+
 /*
  * Write cs and a new smalldb (see km-commit.c), with the pending deletions,
- * then install the new library in memory. journal_on_disk: cs came from
- * var/km-journal (finishing an interrupted commit).
+ * then install the new library in memory.
  */
-gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, gboolean journal_on_disk,
+gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, KmCommitMode mode,
 				   GError **error);
 /* The committed objects with cs applied (a new table). */
 GHashTable *km_library_apply_in_memory(KmLibrary *lib, const KmChangeSet *cs);
@@ -129,8 +155,11 @@ typedef struct {
 	uint64_t props_ino;	/* OMFS_NIL when missing */
 	guint64 data_size;
 	char *data_problem;	/* why the data file could not be examined */
-	KmProperties *props;	/* NULL when missing or unreadable */
+	KmProperties *props;	/* NULL when missing, unreadable or damaged */
+	KmProperties *damaged;	/* what a damaged properties file says (km_library_object_damage) */
 	char *problem;		/* why props could not be read */
+	char *blocked;		/* a directory where one of its files belongs (its path) */
+	KmFidFile blocked_file;	/* which of its files */
 } KmScanEntry;
 
 typedef struct {

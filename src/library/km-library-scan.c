@@ -14,8 +14,11 @@ static void entry_free(gpointer data)
 
 	if (e->props)
 		km_properties_unref(e->props);
+	if (e->damaged)
+		km_properties_unref(e->damaged);
 	g_free(e->problem);
 	g_free(e->data_problem);
+	g_free(e->blocked);
 	g_free(e);
 }
 
@@ -69,14 +72,19 @@ static gboolean scan_fid_dir(KmLibrary *lib, KmScan *scan, const char *dname, ui
 		KmScanEntry *e;
 		guint32 fid;
 
-		if (ent.is_dir || strlen(ent.name) != ent.namelen ||
+		if (strlen(ent.name) != ent.namelen ||
 		    !km_fid_from_names(dname, ent.name, &fid, &which)) {
 			g_ptr_array_add(scan->strays, g_strdup_printf(KM_FID_ROOT "/%s/%s", dname,
 								      ent.name));
 			continue;
 		}
 		e = entry_for(scan, fid);
-		if (which == KM_FID_FILE_DATA)
+		if (ent.is_dir) {
+			/* nothing can be written or removed there until the user removes it */
+			g_free(e->blocked);
+			e->blocked = g_strdup_printf(KM_FID_ROOT "/%s/%s", dname, ent.name);
+			e->blocked_file = which;
+		} else if (which == KM_FID_FILE_DATA)
 			e->data_ino = ent.ino;
 		else
 			e->props_ino = ent.ino;
@@ -137,6 +145,11 @@ static void read_props(KmLibrary *lib, KmScanEntry *e)
 	if (bytes)
 		e->props = km_properties_parse(g_bytes_get_data(bytes, NULL),
 					       g_bytes_get_size(bytes), &local);
+	if (e->props && km_library_object_damage(e->props)) {
+		e->problem = g_strdup(km_library_object_damage(e->props));
+		e->damaged = g_steal_pointer(&e->props);
+		return;
+	}
 	if (!e->props) {
 		e->problem = g_strdup(local->message);
 		return;

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-library-verify.c - every file under fids0/ against var/smalldb, and
- * the repairs, which are made as one commit (km-commit.c): orphans and the
- * player's deletions are removed, lost properties files restored from their
- * smalldb row, playlist data files rewritten from their blob, and smalldb
- * rewritten from the properties files when it disagreed.
+ * the repairs, which are made as one commit without a journal (km-commit.c):
+ * orphaned properties and the player's deletions are removed, orphaned data
+ * moved to lost+found (never deleted), lost or damaged properties files
+ * restored from their smalldb row, playlist data files rewritten from their
+ * blob, and smalldb rewritten from the properties files when it disagreed.
+ * What a repair cannot do (a directory in the way, a row too large or
+ * damaged itself, a number only the user knows) is not promised, and the
+ * files are verified again afterwards: only what is gone counts as repaired.
  */
 #include "km-verify-plan.h"
+
+#include <string.h>
 
 static const char *const kind_names[] = {
 	[KM_VERIFY_JOURNAL] = "interrupted-commit",
@@ -22,6 +28,7 @@ static const char *const kind_names[] = {
 	[KM_VERIFY_UNREADABLE] = "unreadable",
 	[KM_VERIFY_STRAY] = "stray",
 	[KM_VERIFY_DANGLING_ENTRY] = "dangling-entry",
+	[KM_VERIFY_BAD_VALUE] = "bad-value",
 };
 
 const char *km_verify_kind_name(KmVerifyKind kind)
@@ -82,17 +89,72 @@ static void plan_free(Plan *plan)
 	g_clear_pointer(&plan->objects, g_hash_table_unref);
 	g_clear_pointer(&plan->rows, g_hash_table_unref);
 	g_clear_pointer(&plan->deleted, g_hash_table_unref);
+	g_clear_pointer(&plan->moves, g_array_unref);
 }
 
 /* ---- one fid ---- */
 
+/* props (a row, or read from the audio) becomes fid's properties file. */
 static void restore_from_row(Plan *plan, guint32 fid, KmProperties *row)
 {
 	km_change_set_put(plan->cs, row);
 	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(fid), km_properties_ref(row));
 }
 
-/* No usable properties file: orphan, or restored from smalldb. */
+/* smalldb keeps the row it has; no file is written. */
+static void keep_row(Plan *plan, guint32 fid, KmProperties *row)
+{
+	g_hash_table_insert(plan->objects, GUINT_TO_POINTER(fid), km_properties_ref(row));
+}
+
+/* Why smalldb's row cannot become the properties file, or NULL when it can. */
+static const char *unrestorable(KmProperties *row)
+{
+	g_autoptr(GBytes) text = NULL;
+
+	if (km_library_object_damage(row))
+		return km_library_object_damage(row);
+	text = km_properties_serialize(row);
+	if (g_bytes_get_size(text) > KM_PROPERTIES_MAX_SIZE)
+		return "larger than a properties file may be";
+	return NULL;
+}
+
+/* A bad or lost properties file, and a row that cannot restore it. */
+static void cannot_restore(Plan *plan, const KmScanEntry *e, KmProperties *row)
+{
+	const char *why = e->problem;
+
+	find(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid, FALSE,
+	     "fid %u: %s%s, and smalldb's row cannot restore it (%s): remove the track "
+	     "(karmactl rm-track %u)", e->fid, why ? "bad properties file: " : "no properties file",
+	     why ? why : "", unrestorable(row), e->fid);
+	keep_row(plan, e->fid, row);
+}
+
+/* A bad properties file without a row: the audio's own tags, when it has any. */
+static void restore_from_audio(Plan *plan, const KmScanEntry *e)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmProperties) props = km_verify_props_from_audio(plan, e, &error);
+	char path[KM_FID_PATH_SIZE];
+
+	if (props) {
+		find(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, TRUE,
+				"fid %u: bad properties file: %s; no smalldb row, the audio's own "
+				"tags restore it", e->fid, e->problem);
+		restore_from_row(plan, e->fid, props);
+		return;
+	}
+	/* (the error names the temporary copy: not said, so the sentence stays the same) */
+	km_fid_format_path(e->fid, KM_FID_FILE_DATA, path);
+	find(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
+			"fid %u: bad properties file (%s), no smalldb row to restore it from, "
+			"and its data is no audio add would take: copy it out (karmactl get /%s "
+			"DEST) and remove both files (karmactl rm)", e->fid, e->problem, path);
+}
+
+/* No usable properties file: orphan, or restored from smalldb or the audio. */
 static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *row)
 {
 	const char *why = e->problem;
@@ -102,19 +164,22 @@ static void check_without_props(Plan *plan, const KmScanEntry *e, KmProperties *
 		     "fid %u: properties file%s%s without a data file", e->fid, why ? ": " : "",
 		     why ? why : "");
 		km_change_set_delete(plan->cs, e->fid);
+	} else if (row && unrestorable(row)) {
+		cannot_restore(plan, e, row);
 	} else if (row) {
 		find(plan, why ? KM_VERIFY_BAD_PROPERTIES : KM_VERIFY_MISSING_PROPERTIES, e->fid,
 		     TRUE, "fid %u: %s%s; smalldb's row restores it", e->fid,
 		     why ? "bad properties file: " : "no properties file", why ? why : "");
 		restore_from_row(plan, e->fid, row);
 	} else if (why) {
-		find(plan, KM_VERIFY_BAD_PROPERTIES, e->fid, FALSE,
-		     "fid %u: bad properties file (%s), and no smalldb row to restore it from",
-		     e->fid, why);
+		restore_from_audio(plan, e);
 	} else {
+		/* never deleted: it may be the only copy of a song */
 		find(plan, KM_VERIFY_ORPHAN_DATA, e->fid, TRUE,
-		     "fid %u: data file without properties", e->fid);
-		km_change_set_delete(plan->cs, e->fid);
+		     "fid %u: data file without properties or smalldb row: moved to "
+		     KM_LOST_FOUND "/fid-%u (karmactl get it and add it again, or karmactl rm it)",
+		     e->fid, e->fid);
+		g_array_append_val(plan->moves, e->fid);
 	}
 }
 
@@ -146,16 +211,32 @@ static void check_data(Plan *plan, const KmScanEntry *e, KmProperties *object)
 
 static void check_row(Plan *plan, guint32 fid, KmProperties *object, KmProperties *row)
 {
-	const char *column = NULL;
+	g_autofree char *columns = NULL;
+	guint n_columns = 0;
 
-	if (row && km_smalldb_row_equal(object, row, &column))
-		return;
-	if (row)
+	if (row) {
+		columns = km_smalldb_row_diff(object, row, &n_columns);
+		if (!columns)
+			return;
 		find(plan, KM_VERIFY_STALE_ROW, fid, TRUE,
-		     "fid %u: smalldb's %s differs from the properties file", fid, column);
-	else
+		     "fid %u: smalldb's %s differ%s from the properties file", fid, columns,
+		     n_columns == 1 ? "s" : "");
+	} else {
 		find(plan, KM_VERIFY_STALE_ROW, fid, TRUE, "fid %u: not in smalldb", fid);
+	}
 	plan->rewrite = TRUE;
+}
+
+/* A directory where a file of the fid belongs: nothing is written there. */
+static void check_blocked(Plan *plan, const KmScanEntry *e, KmProperties *row)
+{
+	find(plan, KM_VERIFY_STRAY, e->fid, FALSE,
+	     "%s: a directory where fid %u's %s file belongs: remove it (karmactl rm -r /%s)",
+	     e->blocked, e->fid, e->blocked_file == KM_FID_FILE_DATA ? "data" : "properties",
+	     e->blocked);
+	/* what smalldb knows of it stays */
+	if (row)
+		keep_row(plan, e->fid, row);
 }
 
 static void check_entry(Plan *plan, const KmScanEntry *e)
@@ -163,7 +244,12 @@ static void check_entry(Plan *plan, const KmScanEntry *e)
 	gpointer key = GUINT_TO_POINTER(e->fid);
 	KmProperties *row = g_hash_table_lookup(plan->rows, key);
 	g_autoptr(KmProperties) object = NULL;
+	KmProperties *fixed;
 
+	if (e->blocked) {
+		check_blocked(plan, e, row);
+		return;
+	}
 	if (g_hash_table_contains(plan->deleted, key)) {
 		find(plan, KM_VERIFY_PENDING_DELETE, e->fid, TRUE,
 		     "fid %u: deleted on the player, its files are still there", e->fid);
@@ -186,9 +272,13 @@ static void check_entry(Plan *plan, const KmScanEntry *e)
 		return;
 	}
 	object = km_library_effective(e->props, row);
-	g_hash_table_insert(plan->objects, key, km_properties_ref(object));
-	check_data(plan, e, object);
+	fixed = km_verify_check_numbers(plan, e, object);
+	g_hash_table_insert(plan->objects, key, km_properties_ref(fixed));
+	km_verify_check_playlist_length(plan, e->fid, fixed);
+	check_data(plan, e, fixed);
 	check_row(plan, e->fid, object, row);
+	if (fixed != object)
+		km_properties_unref(fixed);
 }
 
 /* Rows of fids with no file at all. */
@@ -209,6 +299,29 @@ static void check_rows_without_files(Plan *plan, const KmScan *scan)
 
 /* ---- the whole library ---- */
 
+/* A directory named var/smalldb: no repair can write smalldb until the user removes it. */
+static gboolean check_smalldb_name(KmLibrary *lib, Plan *plan, GError **error)
+{
+	struct omfs_stat st;
+	uint64_t ino;
+	int err;
+
+	if (!km_files_lookup(lib, lib->var_ino, KM_SMALLDB_NAME, &ino, error))
+		return FALSE;
+	if (ino == OMFS_NIL)
+		return TRUE;
+	err = omfs_stat(lib->fs, ino, &st);
+	if (err)
+		return km_files_error(lib, err, error, KM_VAR "/" KM_SMALLDB_NAME);
+	if (!st.is_dir)
+		return TRUE;
+	find(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, FALSE,
+	     KM_VAR "/" KM_SMALLDB_NAME ": a directory, not a file: remove it (karmactl rm -r /"
+	     KM_VAR "/" KM_SMALLDB_NAME ")");
+	plan->smalldb_blocked = TRUE;
+	return TRUE;
+}
+
 static gboolean read_rows(KmLibrary *lib, Plan *plan, GError **error)
 {
 	g_autoptr(GPtrArray) rows = NULL;
@@ -217,8 +330,11 @@ static gboolean read_rows(KmLibrary *lib, Plan *plan, GError **error)
 	gboolean missing;
 
 	plan->deleted = g_hash_table_new(NULL, NULL);
-	rows = km_files_read_smalldb(lib, &lib->smalldb_hdr, &deleted, &missing, &local);
-	if (rows) {
+	if (!check_smalldb_name(lib, plan, error))
+		return FALSE;
+	rows = plan->smalldb_blocked ? NULL :
+	       km_files_read_smalldb(lib, &lib->smalldb_hdr, &deleted, &missing, &local);
+	if (rows || plan->smalldb_blocked) {
 		lib->have_smalldb_hdr = TRUE;
 	} else if (missing) {
 		find(plan, KM_VERIFY_SMALLDB_MISSING, 0, TRUE, "there is no var/smalldb");
@@ -266,6 +382,7 @@ static gboolean evaluate(KmLibrary *lib, Plan *plan, KmVerifyFlags flags, gboole
 
 	plan->cs = km_change_set_new();
 	plan->objects = km_library_objects_new();
+	plan->moves = g_array_new(FALSE, FALSE, sizeof(guint32));
 	if (!check_var(lib, plan, error) || !read_rows(lib, plan, error))
 		return FALSE;
 	scan = km_library_scan(lib, cancellable, error);
@@ -293,14 +410,10 @@ static void count_unrepaired(KmVerifyReport *report)
 		report->n_unrepaired += !((KmVerifyFinding *)report->findings->pdata[i])->repaired;
 }
 
-static gboolean is_orphan(KmVerifyKind kind)
-{
-	return kind == KM_VERIFY_ORPHAN_DATA || kind == KM_VERIFY_ORPHAN_PROPERTIES;
-}
-
 /*
  * Rebuilding keeps orphans: of the removals, only the player's deletions
- * stay (rebuilding would bring them back otherwise).
+ * stay (rebuilding would bring them back otherwise), and no data file is
+ * moved.
  */
 static void keep_orphans(Plan *plan)
 {
@@ -310,6 +423,7 @@ static void keep_orphans(Plan *plan)
 		if (!g_hash_table_contains(plan->deleted,
 					   GUINT_TO_POINTER(g_array_index(deletes, guint32, i))))
 			g_array_remove_index(deletes, i);
+	g_array_set_size(plan->moves, 0);
 }
 
 static gboolean remove_temp(KmLibrary *lib, GError **error)
@@ -319,27 +433,71 @@ static gboolean remove_temp(KmLibrary *lib, GError **error)
 	       km_files_sync(lib, error);
 }
 
-/* The files' library becomes the library, and the plan is committed. */
+/* Orphaned data files go to lost+found: no object names them, so they go first. */
+static gboolean move_orphans(KmLibrary *lib, Plan *plan, GError **error)
+{
+	for (guint i = 0; i < plan->moves->len; i++) {
+		guint32 fid = g_array_index(plan->moves, guint32, i);
+		g_autofree char *where = NULL;
+
+		if (!km_files_move_aside(lib, fid, &where, error))
+			return FALSE;
+	}
+	return !plan->moves->len || km_files_sync(lib, error);
+}
+
+/* The files' library becomes the library, and the plan is committed (without a journal). */
 static gboolean apply(KmLibrary *lib, Plan *plan, gboolean rebuild, GError **error)
 {
 	if (rebuild)
 		keep_orphans(plan);
+	if (plan->smalldb_blocked)
+		return TRUE;
+	if (!move_orphans(lib, plan, error))
+		return FALSE;
 	km_library_set_objects(lib, g_steal_pointer(&plan->objects));
 	if (!rebuild && !plan->rewrite && km_change_set_is_empty(plan->cs))
 		return !plan->remove_temp || remove_temp(lib, error);
-	if (!km_library_commit_changes(lib, plan->cs, FALSE, error))
+	if (!km_library_commit_changes(lib, plan->cs, KM_COMMIT_REPAIR, error))
 		return FALSE;
 	plan->report->smalldb_written = TRUE;
 	return TRUE;
 }
 
-static void mark_repaired(KmVerifyReport *report, gboolean rebuild)
+static gboolean found_again(const KmVerifyReport *again, const KmVerifyFinding *f)
 {
+	for (guint i = 0; i < again->findings->len; i++) {
+		const KmVerifyFinding *g = again->findings->pdata[i];
+
+		if (g->kind == f->kind && g->fid == f->fid && strcmp(g->message, f->message) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/*
+ * What the repair promised is checked on the files, not assumed: a finding
+ * counts as repaired when it was repairable and a verify after the repair
+ * no longer finds it.
+ */
+static gboolean mark_repaired(KmLibrary *lib, KmVerifyReport *report, GCancellable *cancellable,
+			      GError **error)
+{
+	g_autoptr(KmVerifyReport) again = g_new0(KmVerifyReport, 1);
+	Plan plan = { .lib = lib, .report = again };
+	gboolean ok;
+
+	again->findings = g_ptr_array_new_with_free_func(finding_free);
+	ok = evaluate(lib, &plan, KM_VERIFY_FLAGS_NONE, FALSE, cancellable, error);
+	plan_free(&plan);
+	if (!ok)
+		return FALSE;
 	for (guint i = 0; i < report->findings->len; i++) {
 		KmVerifyFinding *f = report->findings->pdata[i];
 
-		f->repaired = f->repairable && !(rebuild && is_orphan(f->kind));
+		f->repaired = f->repairable && !found_again(again, f);
 	}
+	return TRUE;
 }
 
 /*
@@ -376,7 +534,7 @@ static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild
 {
 	g_autoptr(KmVerifyReport) report = g_new0(KmVerifyReport, 1);
 	gboolean repair = (flags & KM_VERIFY_FLAG_REPAIR) != 0;
-	Plan plan = { .report = report };
+	Plan plan = { .lib = lib, .report = report };
 	gboolean ok;
 
 	report->findings = g_ptr_array_new_with_free_func(finding_free);
@@ -391,10 +549,10 @@ static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild
 	if (ok && repair)
 		ok = check_bitmap_trustworthy(lib, error) && apply(lib, &plan, rebuild, error);
 	plan_free(&plan);
+	if (ok && repair)
+		ok = mark_repaired(lib, report, cancellable, error);
 	if (!ok)
 		return NULL;
-	if (repair)
-		mark_repaired(report, rebuild);
 	count_unrepaired(report);
 	return g_steal_pointer(&report);
 }

@@ -5,6 +5,8 @@
  */
 #include "km-library-private.h"
 
+#include <string.h>
+
 #include "km-playlist.h"
 
 G_DEFINE_QUARK(km-library-error-quark, km_library_error)
@@ -197,6 +199,26 @@ void km_library_set_objects(KmLibrary *lib, GHashTable *objects)
 	g_hash_table_unref(lib->objects);
 	lib->objects = objects;
 	g_clear_pointer(&lib->rid_index, g_hash_table_unref);
+}
+
+/* ---- what an object needs ---- */
+
+const char *km_library_object_damage(const KmProperties *object)
+{
+	const char *type = km_properties_get(object, "type");
+
+	if (!type)
+		return "no `type`";
+	if (g_str_has_suffix(type, "\r"))
+		return "CRLF line ends";
+	if (strcmp(type, "playlist") == 0)
+		return NULL;
+	if (strcmp(type, "tune") != 0 && strcmp(type, "taxi") != 0)
+		return "a `type` that is not tune, playlist or taxi";
+	/* a length that is there but out of range is verify's bad-value, not damage */
+	if (!km_properties_contains(object, "length"))
+		return "no `length`";
+	return NULL;
 }
 
 /* ---- effective objects and duplicates ---- */

@@ -1082,27 +1082,58 @@ GBytes *km_smalldb_build(GPtrArray *objects, const KmSmalldbHeader *hdr,
 
 /* ------------------------------------------------------------------ */
 
+static gboolean column_differs(const KmProperties *a, const KmProperties *b, guint col)
+{
+	if (is_numeric(columns[col].type))
+		return number_of(a, col) != number_of(b, col);
+	if (columns[col].type == COLUMN_STRING)
+		return strcmp(string_of(a, col), string_of(b, col)) != 0;
+	{
+		g_autoptr(GBytes) blob_a = blob_of(a, col);
+		g_autoptr(GBytes) blob_b = blob_of(b, col);
+
+		return !g_bytes_equal(blob_a, blob_b);
+	}
+}
+
 gboolean km_smalldb_row_equal(const KmProperties *a, const KmProperties *b,
 			      const char **differing_column)
 {
 	for (guint col = 0; col < KM_SMALLDB_N_COLUMNS; col++) {
-		gboolean same;
-
-		if (is_numeric(columns[col].type)) {
-			same = number_of(a, col) == number_of(b, col);
-		} else if (columns[col].type == COLUMN_STRING) {
-			same = strcmp(string_of(a, col), string_of(b, col)) == 0;
-		} else {
-			g_autoptr(GBytes) blob_a = blob_of(a, col);
-			g_autoptr(GBytes) blob_b = blob_of(b, col);
-
-			same = g_bytes_equal(blob_a, blob_b);
-		}
-		if (!same) {
+		if (column_differs(a, b, col)) {
 			if (differing_column)
 				*differing_column = columns[col].name;
 			return FALSE;
 		}
 	}
 	return TRUE;
+}
+
+char *km_smalldb_row_diff(const KmProperties *a, const KmProperties *b, guint *n_columns)
+{
+	GString *names = NULL;
+
+	*n_columns = 0;
+	for (guint col = 0; col < KM_SMALLDB_N_COLUMNS; col++) {
+		if (!column_differs(a, b, col))
+			continue;
+		if (!names)
+			names = g_string_new(NULL);
+		g_string_append_printf(names, "%s%s", names->len ? ", " : "", columns[col].name);
+		(*n_columns)++;
+	}
+	return names ? g_string_free(names, FALSE) : NULL;
+}
+
+gboolean km_smalldb_number_fits(const char *key, const char *value, guint64 *max)
+{
+	int col = column_index(key);
+	guint64 v;
+
+	*max = 0;
+	if (col < 0 || col == COLUMN_FID || !is_numeric(columns[col].type))
+		return TRUE;
+	*max = columns[col].type == COLUMN_U8 ? G_MAXUINT8 :
+	       columns[col].type == COLUMN_U16 ? G_MAXUINT16 : G_MAXUINT32;
+	return g_ascii_string_to_unsigned(value, 10, 0, *max, &v, NULL);
 }

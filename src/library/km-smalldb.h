@@ -91,6 +91,23 @@ GBytes *km_smalldb_build(GPtrArray *objects, const KmSmalldbHeader *hdr,
 gboolean km_smalldb_row_equal(const KmProperties *a, const KmProperties *b,
 			      const char **differing_column);
 
+/*
+ * The keys of every column in which a and b differ, ", "-separated (in
+ * column order), or NULL when smalldb would store the same row for both;
+ * *n_columns says how many.
+ */
+char *km_smalldb_row_diff(const KmProperties *a, const KmProperties *b, guint *n_columns);
+
+/*
+ * Whether value is a number that key's column holds as it is: a decimal
+ * from 0 to the column's largest (*max: 255, 65535 or 4294967295). Keys that
+ * smalldb stores as no number (or not at all) fit whatever their value, with
+ * *max 0. Shared by everything that checks numbers before they reach smalldb
+ * (verify and rebuild-db report the ones that do not fit, which smalldb
+ * would store cut to the column's width).
+ */
+gboolean km_smalldb_number_fits(const char *key, const char *value, guint64 *max);
+
 G_END_DECLS
 
 #endif

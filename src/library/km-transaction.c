@@ -507,7 +507,7 @@ gboolean km_transaction_commit(KmTransaction *tx, GError **error)
 	if (!unlist_player_deletions(tx, error))
 		return FALSE;
 	cs = staged_changes(tx);
-	ok = km_library_commit_changes(tx->lib, cs, FALSE, error);
+	ok = km_library_commit_changes(tx->lib, cs, KM_COMMIT_JOURNAL, error);
 	/* A commit that wrote nothing can be retried or rolled back; one that wrote, not. */
 	if (ok || tx->lib->failed)
 		finish(tx);

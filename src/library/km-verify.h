@@ -24,13 +24,21 @@ typedef enum {
 	KM_VERIFY_SMALLDB_CORRUPT,
 	/* A smalldb row differs from the properties, or is missing or extra: rewritten. */
 	KM_VERIFY_STALE_ROW,
-	/* A data file without properties: removed. */
+	/*
+	 * A data file without properties or smalldb row: moved to
+	 * lost+found/fid-FID at the volume's root (never deleted).
+	 */
 	KM_VERIFY_ORPHAN_DATA,
 	/* Properties without a data file: removed. */
 	KM_VERIFY_ORPHAN_PROPERTIES,
 	/* A data file with a smalldb row but no properties: restored from the row. */
 	KM_VERIFY_MISSING_PROPERTIES,
-	/* A properties file that does not parse: restored from smalldb when it can be. */
+	/*
+	 * A properties file that does not parse, or lacks what an object needs
+	 * (km_library_object_damage): restored from smalldb's row when that row
+	 * is whole and fits in a properties file; without a row, from the
+	 * audio's own probe and tags (as add reads a file).
+	 */
 	KM_VERIFY_BAD_PROPERTIES,
 	/* A playlist's data file is not its list: rewritten from it. */
 	KM_VERIFY_PLAYLIST_DATA,
@@ -38,10 +46,20 @@ typedef enum {
 	KM_VERIFY_PENDING_DELETE,
 	/* The data's size is not `length`, or it cannot be read: not repaired. */
 	KM_VERIFY_UNREADABLE,
-	/* A name that is no fid file (left alone), or our temporary file (removed). */
+	/*
+	 * A name that is no fid file (left alone), a directory where a fid's
+	 * file belongs (left alone: the user removes it), or our temporary
+	 * file (removed).
+	 */
 	KM_VERIFY_STRAY,
 	/* A playlist entry whose track is gone or whose fid now holds another: removed. */
 	KM_VERIFY_DANGLING_ENTRY,
+	/*
+	 * A number smalldb cannot hold as it is (length=-1, tracknr=300), or a
+	 * playlist longer than the player's KM_PLAYLIST_MAX_ENTRIES: a tune's
+	 * length is set from its data file, the rest is left to the user.
+	 */
+	KM_VERIFY_BAD_VALUE,
 } KmVerifyKind;
 
 typedef enum {
@@ -56,8 +74,8 @@ typedef struct {
 	KmVerifyKind kind;
 	guint32 fid;		/* 0 when the finding is about no object */
 	char *message;
-	gboolean repairable;	/* repair fixes it */
-	gboolean repaired;
+	gboolean repairable;	/* repair can fix it */
+	gboolean repaired;	/* repair fixed it: a verify after it no longer finds it */
 } KmVerifyFinding;
 
 typedef struct {
@@ -76,18 +94,22 @@ guint km_verify_report_count(const KmVerifyReport *report, KmVerifyKind kind);
 /*
  * Read every file under fids0/ and compare with var/smalldb; check that every
  * playlist entry names a track that is there (same fid_generation). With
- * KM_VERIFY_FLAG_REPAIR: finish an interrupted commit, remove orphans and
- * dangling playlist entries, restore or rewrite what can be, and rewrite
- * smalldb when anything differed; the library then holds what the files
- * say. With KM_VERIFY_FLAG_READ_DATA, every data file is read in full too.
+ * KM_VERIFY_FLAG_REPAIR: finish an interrupted commit, remove orphaned
+ * properties and dangling playlist entries, move orphaned data aside,
+ * restore or rewrite what can be, and rewrite smalldb when anything
+ * differed; the library then holds what the files say. A repair deletes no
+ * data file but those the player deleted, and writes no journal: a repair
+ * cut short is found again by the next verify. The files are checked again
+ * after it, and only what that check no longer finds counts as repaired.
+ * With KM_VERIFY_FLAG_READ_DATA, every data file is read in full too.
  */
 KmVerifyReport *km_library_verify(KmLibrary *lib, KmVerifyFlags flags, GCancellable *cancellable,
 				  GError **error);
 /*
  * Rewrite var/smalldb from the properties files (and the player's columns
- * of the old smalldb), whether or not it disagreed. Removes no file but
- * those of the objects the player deleted. The report says what differed;
- * nothing else is repaired.
+ * of the old smalldb), whether or not it disagreed. Removes or moves no
+ * file but those of the objects the player deleted. The report says what
+ * differed; restorable properties are restored, nothing else is repaired.
  */
 KmVerifyReport *km_library_rebuild_db(KmLibrary *lib, GCancellable *cancellable, GError **error);
 

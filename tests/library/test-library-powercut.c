@@ -13,6 +13,8 @@
  *   - opened writable (which finishes an interrupted commit), it shows the
  *     same, verifies with at worst orphaned data files, and verifies clean
  *     once repaired; every track's data is intact.
+ * And removing two tracks from a full volume, cut at every write: each
+ * track is whole or gone, and verifies clean once repaired.
  */
 #include <string.h>
 
@@ -345,6 +347,136 @@ static void test_cut_while_finishing(void)
 	g_test_message("%u cuts while finishing a commit", checked);
 }
 
+/* ---- removing tracks from a full volume ---- */
+
+/* Fill the volume: a file of all but 64 blocks, then one-block files until none fits. */
+static void fill(const struct omfs_blockdev *dev)
+{
+	struct omfs_fs *fs = tu_mount(dev);
+	uint64_t root = omfs_root_ino(fs), ino;
+	struct omfs_statfs sfs;
+	g_autofree guint8 *zeros = NULL;
+	guint64 size;
+
+	g_assert_cmpint(omfs_statfs(fs, &sfs), ==, 0);
+	g_assert_cmpuint(sfs.free_blocks, >, 64);
+	size = (sfs.free_blocks - 64) * sfs.blocksize;
+	zeros = g_malloc0(size);
+	g_assert_cmpint(omfs_create(fs, root, "filler", 6, &ino), ==, 0);
+	g_assert_cmpint(omfs_write(fs, ino, 0, zeros, size), ==, (int64_t)size);
+	for (guint i = 0;; i++) {
+		g_autofree char *name = g_strdup_printf("f%u", i);
+
+		if (omfs_create(fs, root, name, strlen(name), &ino) != 0 ||
+		    omfs_write(fs, ino, 0, zeros, sfs.blocksize) < 0)
+			break;
+	}
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+}
+
+/* The base library on a volume with no room left; a commit that needs room fails cleanly. */
+static guint8 *full_base(void)
+{
+	struct km_mem_device *m = base_device();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmTransaction) tx = NULL;
+	KmLibrary *lib;
+	guint8 *image;
+
+	fill(&m->bdev);
+	lib = tu_open(&m->bdev, TRUE);
+	tx = km_library_begin(lib, &error);
+	g_assert_true(km_transaction_set_property(tx, w.track[2], "title", "No room", &error));
+	g_assert_false(km_transaction_commit(tx, &error));
+	g_test_message("a tag edit on the full volume: %s", error->message);
+	km_library_close(lib, NULL);
+	g_object_unref(lib);
+	/* nothing was decided: no journal, the library as it was */
+	lib = tu_open(&m->bdev, TRUE);
+	g_assert_null(km_library_get_warnings(lib) ? km_library_get_warnings(lib)[0] : NULL);
+	g_assert_true(same_objects(lib, w.before));
+	tu_close(lib);
+	image = g_memdup2(m->data, VOLUME_SIZE);
+	km_mem_device_free(m);
+	return image;
+}
+
+static gboolean remove_two(KmLibrary *lib)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmTransaction) tx = km_library_begin(lib, &error);
+	gboolean ok = tx && km_transaction_remove(tx, w.track[0], &error) &&
+		      km_transaction_remove(tx, w.track[3], &error) &&
+		      km_transaction_commit(tx, &error);
+
+	if (!ok)
+		g_test_message("stopped: %s", error ? error->message : "?");
+	return ok;
+}
+
+/* Each track of the base is there as before, whole, or (the two removed) gone. */
+static guint assert_whole_or_gone(KmLibrary *lib)
+{
+	guint gone = 0;
+
+	for (guint i = 0; i < N_BASE; i++) {
+		KmProperties *got = km_library_lookup(lib, w.track[i]);
+		g_autoptr(GBytes) data = NULL;
+
+		if (!got) {
+			g_assert_true(i == 0 || i == 3);
+			gone++;
+			continue;
+		}
+		g_assert_true(km_smalldb_row_equal(got, w.before->pdata[i], NULL));
+		data = tu_library_data(lib, w.track[i]);
+		g_assert_true(g_bytes_equal(data, g_hash_table_lookup(w.data[0],
+								      GUINT_TO_POINTER(w.track[i]))));
+	}
+	return gone;
+}
+
+/*
+ * Removing tracks works on a volume with no room for the journal and the
+ * new smalldb; cut at every write, each track stays whole or is gone.
+ */
+static void test_remove_on_full_volume(void)
+{
+	g_autofree guint8 *full = full_base();
+	struct km_mem_device *m = km_mem_device_new(VOLUME_SIZE, full);
+	KmLibrary *lib = tu_open(&m->bdev, TRUE);
+	guint64 start = m->writes, n_writes;
+
+	g_assert_true(remove_two(lib));
+	n_writes = m->writes - start;
+	g_assert_cmpuint(assert_whole_or_gone(lib), ==, 2);
+	tu_assert_verifies_clean(lib);
+	tu_close(lib);
+	km_mem_device_free(m);
+	for (guint64 k = 0; k < n_writes; k++) {
+		g_autoptr(KmVerifyReport) repaired = NULL;
+		guint gone;
+
+		m = km_mem_device_new(VOLUME_SIZE, full);
+		lib = tu_open(&m->bdev, TRUE);
+		m->fail_armed = TRUE;
+		m->writes_left = k;
+		g_assert_false(remove_two(lib));
+		km_library_close(lib, NULL);
+		g_object_unref(lib);
+		m->fail_armed = FALSE;
+		tu_assert_fsck_after_cut(&m->bdev);
+		lib = tu_open(&m->bdev, TRUE);
+		repaired = verify(lib, TRUE);
+		g_assert_cmpuint(repaired->n_unrepaired, ==, 0);
+		tu_assert_verifies_clean(lib);
+		gone = assert_whole_or_gone(lib);
+		g_test_message("cut at write %" G_GUINT64_FORMAT ": %u of 2 removed", k, gone);
+		tu_close(lib);
+		km_mem_device_free(m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int status;
@@ -353,6 +485,7 @@ int main(int argc, char **argv)
 	make_base();
 	g_test_add_func("/library-powercut/cut-at-every-write", test_cut_at_every_write);
 	g_test_add_func("/library-powercut/cut-while-finishing", test_cut_while_finishing);
+	g_test_add_func("/library-powercut/remove-on-full-volume", test_remove_on_full_volume);
 	status = g_test_run();
 	g_ptr_array_unref(w.before);
 	if (w.after)
