@@ -17,6 +17,43 @@ static gboolean name_ok(const char *name, GError **error)
 	return FALSE;
 }
 
+static gboolean has_name(KmTransaction *tx, guint32 fid, guint32 except, const char *name)
+{
+	KmProperties *object = fid == except ? NULL : km_transaction_lookup(tx, fid);
+
+	return object && km_transaction_is_playlist(object) &&
+	       g_strcmp0(km_properties_get(object, "title"), name) == 0;
+}
+
+/*
+ * No other playlist (but except) is named name, as the library will be
+ * after the transaction: a name must say which playlist it is, so every
+ * tool can find one by it.
+ */
+static gboolean name_free(KmTransaction *tx, const char *name, guint32 except, GError **error)
+{
+	g_autoptr(GPtrArray) committed = km_library_list(tx->lib);
+	GHashTableIter iter;
+	gpointer key;
+	guint32 taken = 0;
+
+	for (guint i = 0; i < committed->len && !taken; i++) {
+		guint32 fid = km_properties_get_fid(committed->pdata[i]);
+
+		if (has_name(tx, fid, except, name))
+			taken = fid;
+	}
+	g_hash_table_iter_init(&iter, tx->staged);
+	while (!taken && g_hash_table_iter_next(&iter, &key, NULL))
+		if (has_name(tx, GPOINTER_TO_UINT(key), except, name))
+			taken = GPOINTER_TO_UINT(key);
+	if (!taken)
+		return TRUE;
+	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
+		    "playlist fid %u is named so already", taken);
+	return FALSE;
+}
+
 /* The entries of playlist fid; *object is the staged copy to change when edit. */
 static GArray *open_playlist(KmTransaction *tx, guint32 fid, gboolean edit, KmProperties **object,
 			     GError **error)
@@ -45,6 +82,7 @@ gboolean km_transaction_playlist_create(KmTransaction *tx, const char *name, gui
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
 	if (!km_transaction_check(tx, error) || !name_ok(name, error) ||
+	    !name_free(tx, name, 0, error) ||
 	    !km_transaction_new_fid(tx, &fid, &generation, error))
 		return FALSE;
 	pl = km_properties_new();
@@ -67,7 +105,8 @@ gboolean km_transaction_playlist_rename(KmTransaction *tx, guint32 playlist, con
 	KmProperties *pl;
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
-	if (!km_transaction_check(tx, error) || !name_ok(name, error))
+	if (!km_transaction_check(tx, error) || !name_ok(name, error) ||
+	    !name_free(tx, name, playlist, error))
 		return FALSE;
 	entries = open_playlist(tx, playlist, TRUE, &pl, error);
 	if (!entries)
