@@ -31,7 +31,7 @@
 
 enum { ADD_EXIT_INTERRUPTED = 130 };
 
-/* Folders nest no deeper than this (a loop of bind mounts would never end). */
+/* Folders nest no deeper than this (a hostile tree); a loop is caught by the folders seen. */
 #define MAX_DEPTH 64
 
 static gboolean add_recursive;
@@ -61,12 +61,14 @@ struct add_item {
 struct add_job {
 	struct kc_ctx *ctx;
 	GPtrArray *items;	/* struct add_item* */
+	GHashTable *folders;	/* "device:inode" of every folder walked: links can loop */
 	uint64_t total_bytes;
 	struct kc_library kl;
 	KmTransaction *tx;
 	GCancellable *cancellable;
 	struct kc_progress progress;
 	unsigned added, duplicates, refused;
+	unsigned not_tried;	/* files after the one the job stopped at */
 	bool failed;		/* a named file was refused, or an error stopped the job */
 };
 
@@ -116,6 +118,19 @@ static void refuse(struct add_job *job, const char *path, bool named, const char
 
 static void queue_path(struct add_job *job, const char *path, bool named, int depth);
 
+/* Whether the folder was walked already (a link to a folder above, or twice on the line). */
+static bool seen_before(struct add_job *job, const struct stat *st)
+{
+	char *id = g_strdup_printf("%ju:%ju", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino);
+
+	if (g_hash_table_contains(job->folders, id)) {
+		g_free(id);
+		return true;
+	}
+	g_hash_table_add(job->folders, id);
+	return false;
+}
+
 /* A folder's entries in name order, so that tracks get fids in a predictable order. */
 static void queue_dir(struct add_job *job, const char *path, int depth)
 {
@@ -148,6 +163,8 @@ static void queue_path(struct add_job *job, const char *path, bool named, int de
 		refuse(job, path, named, "not a regular file");
 	else if (!add_recursive)
 		refuse(job, path, named, "a folder (-r adds the files in it)");
+	else if (seen_before(job, &st))
+		printf("skipped %s: a folder already added (a link leads to it)\n", path);
 	else if (depth >= MAX_DEPTH)
 		refuse(job, path, true, "folders nested too deep");
 	else
@@ -233,6 +250,7 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 	if (is_duplicate(job, it, props))
 		return true;
 	if (check_space(job, it->path, it->size)) {
+		job->refused++;
 		job->failed = true;
 		return false;
 	}
@@ -242,6 +260,7 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 		kc_progress_finish(&job->progress);
 		if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
 			kc_fail_gerror(job->ctx, it->path, error);
+			job->refused++;
 			job->failed = true;
 		}
 		return false;
@@ -254,11 +273,18 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 
 static void add_all(struct add_job *job)
 {
-	for (guint i = 0; i < job->items->len && !kc_sigint_caught(); i++) {
+	guint i;
+
+	for (i = 0; i < job->items->len && !kc_sigint_caught(); i++) {
 		test_interrupt(job);
-		if (kc_sigint_caught() || !add_one(job, job->items->pdata[i]))
+		if (kc_sigint_caught())
 			break;
+		if (!add_one(job, job->items->pdata[i])) {
+			i++;
+			break;
+		}
 	}
+	job->not_tried = job->items->len - i;
 }
 
 /* Commit what was added (a consistent library either way), or nothing when nothing was. */
@@ -273,9 +299,12 @@ static int finish(struct add_job *job)
 		ok = km_transaction_rollback(job->tx, &error);
 	if (!ok)
 		return kc_fail_gerror(job->ctx, job->ctx->image, error);
-	printf("%u added, %u duplicate%s skipped, %u not added%s\n", job->added, job->duplicates,
-	       job->duplicates == 1 ? "" : "s", job->refused,
-	       kc_sigint_caught() ? " (interrupted: the tracks added so far are committed)" : "");
+	printf("%u added, %u duplicate%s skipped, %u not added", job->added, job->duplicates,
+	       job->duplicates == 1 ? "" : "s", job->refused);
+	if (job->not_tried)
+		printf(", %u not tried", job->not_tried);
+	printf("%s\n", kc_sigint_caught() ? " (interrupted: the tracks added so far are committed)"
+					  : "");
 	if (kc_sigint_caught())
 		return ADD_EXIT_INTERRUPTED;
 	return job->failed ? KC_EXIT_FAIL : KC_EXIT_OK;
@@ -303,7 +332,9 @@ static int run_job(struct add_job *job)
 
 static int add_run(struct kc_ctx *ctx)
 {
-	struct add_job job = { .ctx = ctx, .items = g_ptr_array_new_with_free_func(item_free) };
+	struct add_job job = { .ctx = ctx, .items = g_ptr_array_new_with_free_func(item_free),
+			       .folders = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+								NULL) };
 	int status;
 
 	for (int i = 0; i < ctx->argc; i++)
@@ -314,6 +345,7 @@ static int add_run(struct kc_ctx *ctx)
 		status = kc_library_close(ctx, &job.kl, status);
 	}
 	g_ptr_array_unref(job.items);
+	g_hash_table_unref(job.folders);
 	return status;
 }
 
