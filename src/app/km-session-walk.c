@@ -7,6 +7,8 @@
 /* Folders nested deeper than this are not walked (a loop, or a hostile tree). */
 #define ADD_MAX_DEPTH 32
 #define ADD_MAX_FILES 1000000u
+#define WALK_ATTRIBUTES G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE "," \
+	G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_UNIX_DEVICE "," G_FILE_ATTRIBUTE_UNIX_INODE
 
 typedef struct {
 	GPtrArray *roots;
@@ -14,6 +16,7 @@ typedef struct {
 	KmReport *report;
 	guint64 *total;
 	GPtrArray *files;
+	GHashTable *folders;	/* "device:inode" of the folders walked: a bind mount can loop */
 } Walk;
 
 static void walk_file_free(gpointer data)
@@ -45,6 +48,16 @@ static gint compare_names(gconstpointer a, gconstpointer b)
 
 static void walk_file(Walk *walk, GFile *file, GFileInfo *info, guint root, guint depth);
 
+/* Whether the folder was walked already: its files are queued once. */
+static gboolean seen_before(Walk *walk, GFileInfo *info)
+{
+	char *id = g_strdup_printf("%u:%" G_GUINT64_FORMAT,
+				   g_file_info_get_attribute_uint32(info, G_FILE_ATTRIBUTE_UNIX_DEVICE),
+				   g_file_info_get_attribute_uint64(info, G_FILE_ATTRIBUTE_UNIX_INODE));
+
+	return !g_hash_table_add(walk->folders, id);
+}
+
 /* A folder's entries in name order; hidden ones (.DS_Store, .directory) are not music. */
 static void walk_folder(Walk *walk, GFile *folder, guint root, guint depth)
 {
@@ -54,9 +67,7 @@ static void walk_folder(Walk *walk, GFile *folder, guint root, guint depth)
 	g_autoptr(GError) error = NULL;
 	GFileInfo *info;
 
-	children = g_file_enumerate_children(folder, G_FILE_ATTRIBUTE_STANDARD_NAME ","
-					     G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-					     G_FILE_ATTRIBUTE_STANDARD_SIZE,
+	children = g_file_enumerate_children(folder, WALK_ATTRIBUTES,
 					     G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable,
 					     &error);
 	while (children && infos->len < ADD_MAX_FILES &&
@@ -83,15 +94,16 @@ static void walk_file(Walk *walk, GFile *file, GFileInfo *info, guint root, guin
 	    g_cancellable_is_cancelled(walk->cancellable))
 		return;
 	if (g_file_info_get_file_type(info) == G_FILE_TYPE_SYMBOLIC_LINK) {
-		target = g_file_query_info(file, G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-					   G_FILE_ATTRIBUTE_STANDARD_SIZE,
-					   G_FILE_QUERY_INFO_NONE, NULL, NULL);
+		target = g_file_query_info(file, WALK_ATTRIBUTES, G_FILE_QUERY_INFO_NONE, NULL,
+					   NULL);
 		if (!target || g_file_info_get_file_type(target) != G_FILE_TYPE_REGULAR)
 			return;
 		info = target;
 	}
 	switch (g_file_info_get_file_type(info)) {
 	case G_FILE_TYPE_DIRECTORY:
+		if (seen_before(walk, info))
+			break;
 		if (depth < ADD_MAX_DEPTH)
 			walk_folder(walk, file, root, depth);
 		else
@@ -111,16 +123,16 @@ static void walk_file(Walk *walk, GFile *file, GFileInfo *info, guint root, guin
 GPtrArray *km_walk_files(GPtrArray *roots, GCancellable *cancellable, KmReport *report,
 			 guint64 *total)
 {
+	g_autoptr(GHashTable) folders = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	Walk walk_state = { roots, cancellable, report, total,
-			    g_ptr_array_new_with_free_func(walk_file_free) };
+			    g_ptr_array_new_with_free_func(walk_file_free), folders };
 	Walk *walk = &walk_state;
 
 	*total = 0;
 	for (guint i = 0; i < walk->roots->len; i++) {
 		g_autoptr(GError) error = NULL;
 		g_autoptr(GFileInfo) info = g_file_query_info(walk->roots->pdata[i],
-							      G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-							      G_FILE_ATTRIBUTE_STANDARD_SIZE,
+							      WALK_ATTRIBUTES,
 							      G_FILE_QUERY_INFO_NONE, NULL, &error);
 
 		if (info)
