@@ -2,7 +2,8 @@
 /*
  * kc-add-cmd.c - karmactl add: host files (folders with -r) imported as
  * tracks, in one transaction committed once, so var/smalldb is rewritten
- * once however many files are added.
+ * once however many files are added. The files are found by the import's
+ * walk (km-import-walk.h), as the app finds them.
  *
  * Duplicates (km_transaction_find_duplicate) are skipped unless
  * --force-duplicates; files that are no playable tune are refused with the
@@ -26,13 +27,11 @@
 #include <sys/stat.h>
 
 #include "kc-progress.h"
+#include "km-import-walk.h"
 #include "km-import.h"
 #include "km-transaction.h"
 
 enum { ADD_EXIT_INTERRUPTED = 130 };
-
-/* Folders nest no deeper than this (a hostile tree); a loop is caught by the folders seen. */
-#define MAX_DEPTH 64
 
 static gboolean add_recursive;
 static gboolean add_force_duplicates;
@@ -52,16 +51,9 @@ static const GOptionEntry add_options[] = {
 	{ NULL }
 };
 
-struct add_item {
-	char *path;
-	uint64_t size;
-	bool named;		/* named on the command line (not found in a folder) */
-};
-
 struct add_job {
 	struct kc_ctx *ctx;
-	GPtrArray *items;	/* struct add_item* */
-	GHashTable *folders;	/* "device:inode" of every folder walked: links can loop */
+	GPtrArray *items;	/* KmWalkFile*: the files named and those in the folders named */
 	uint64_t total_bytes;
 	struct kc_library kl;
 	KmTransaction *tx;
@@ -85,30 +77,6 @@ static void test_interrupt(const struct add_job *job)
 
 /* ---- the files ---- */
 
-static void item_free(gpointer data)
-{
-	struct add_item *it = data;
-
-	g_free(it->path);
-	g_free(it);
-}
-
-static void queue_file(struct add_job *job, const char *path, uint64_t size, bool named)
-{
-	struct add_item *it = g_new0(struct add_item, 1);
-
-	it->path = g_strdup(path);
-	it->size = size;
-	it->named = named;
-	job->total_bytes += size;
-	g_ptr_array_add(job->items, it);
-}
-
-static gint compare_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void refuse(struct add_job *job, const char *path, bool named, const char *why)
 {
 	kc_failf(job->ctx, "%s: %s", path, why);
@@ -116,59 +84,17 @@ static void refuse(struct add_job *job, const char *path, bool named, const char
 	job->failed |= named;
 }
 
-static void queue_path(struct add_job *job, const char *path, bool named, int depth);
-
-/* Whether the folder was walked already (a link to a folder above, or twice on the line). */
-static bool seen_before(struct add_job *job, const struct stat *st)
+static void on_walk_problem(const char *path, guint root, gboolean is_root,
+			    KmWalkProblem problem, const char *message, gpointer data)
 {
-	char *id = g_strdup_printf("%ju:%ju", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino);
+	static const char *const why[] = {
+		[KM_WALK_UNREADABLE] = "cannot be read",
+		[KM_WALK_NOT_REGULAR] = "not a regular file",
+		[KM_WALK_FOLDER] = "a folder (-r adds the files in it)",
+		[KM_WALK_TOO_DEEP] = "folders nested too deep",
+	};
 
-	if (g_hash_table_contains(job->folders, id)) {
-		g_free(id);
-		return true;
-	}
-	g_hash_table_add(job->folders, id);
-	return false;
-}
-
-/* A folder's entries in name order, so that tracks get fids in a predictable order. */
-static void queue_dir(struct add_job *job, const char *path, int depth)
-{
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-	GDir *dir = g_dir_open(path, 0, &error);
-	const char *name;
-
-	if (!dir) {
-		refuse(job, path, true, error->message);
-		return;
-	}
-	while ((name = g_dir_read_name(dir)))
-		g_ptr_array_add(names, g_build_filename(path, name, NULL));
-	g_dir_close(dir);
-	g_ptr_array_sort(names, compare_names);
-	for (guint i = 0; i < names->len; i++)
-		queue_path(job, names->pdata[i], false, depth + 1);
-}
-
-static void queue_path(struct add_job *job, const char *path, bool named, int depth)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		refuse(job, path, named, g_strerror(errno));
-	else if (S_ISREG(st.st_mode))
-		queue_file(job, path, (uint64_t)st.st_size, named);
-	else if (!S_ISDIR(st.st_mode))
-		refuse(job, path, named, "not a regular file");
-	else if (!add_recursive)
-		refuse(job, path, named, "a folder (-r adds the files in it)");
-	else if (seen_before(job, &st))
-		printf("skipped %s: a folder already added (a link leads to it)\n", path);
-	else if (depth >= MAX_DEPTH)
-		refuse(job, path, true, "folders nested too deep");
-	else
-		queue_dir(job, path, depth);
+	refuse(data, path, is_root || problem == KM_WALK_TOO_DEEP, message ? message : why[problem]);
 }
 
 /* ---- free space ---- */
@@ -219,7 +145,7 @@ static void on_progress(guint64 done, guint64 total, gpointer data)
 		g_cancellable_cancel(job->cancellable);
 }
 
-static bool is_duplicate(struct add_job *job, const struct add_item *it, KmProperties *props)
+static bool is_duplicate(struct add_job *job, const KmWalkFile *it, KmProperties *props)
 {
 	guint32 fid;
 
@@ -232,7 +158,7 @@ static bool is_duplicate(struct add_job *job, const struct add_item *it, KmPrope
 }
 
 /* One file; false stops the job (an error, a full player, Ctrl-C). */
-static bool add_one(struct add_job *job, const struct add_item *it)
+static bool add_one(struct add_job *job, const KmWalkFile *it)
 {
 	KmImportFlags flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE;
 	g_autoptr(KmProperties) props = NULL;
@@ -244,7 +170,7 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 		/* the message names the file */
 		kc_failf(job->ctx, "not added: %s", error->message);
 		job->refused++;
-		job->failed |= it->named;
+		job->failed |= it->is_root;
 		return true;
 	}
 	if (is_duplicate(job, it, props))
@@ -332,20 +258,17 @@ static int run_job(struct add_job *job)
 
 static int add_run(struct kc_ctx *ctx)
 {
-	struct add_job job = { .ctx = ctx, .items = g_ptr_array_new_with_free_func(item_free),
-			       .folders = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-								NULL) };
+	struct add_job job = { .ctx = ctx };
 	int status;
 
-	for (int i = 0; i < ctx->argc; i++)
-		queue_path(&job, ctx->argv[i], true, 0);
+	job.items = km_import_walk((const char *const *)ctx->argv, (guint)ctx->argc, add_recursive,
+				   NULL, on_walk_problem, &job, &job.total_bytes);
 	status = kc_library_open(ctx, true, false, &job.kl);
 	if (!status) {
 		status = run_job(&job);
 		status = kc_library_close(ctx, &job.kl, status);
 	}
 	g_ptr_array_unref(job.items);
-	g_hash_table_unref(job.folders);
 	return status;
 }
 
