@@ -7,14 +7,17 @@
 #include "km-transaction-private.h"
 
 #include "km-playlist.h"
+#include "km-property-rules.h"
 
+/* A name is a title: UTF-8, not empty, no longer than any text (km-property-rules.h). */
 static gboolean name_ok(const char *name, GError **error)
 {
-	if (name && *name && g_utf8_validate(name, -1, NULL))
-		return TRUE;
-	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-		    "a playlist needs a name in UTF-8");
-	return FALSE;
+	if (!name || !*name || !g_utf8_validate(name, -1, NULL)) {
+		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
+			    "a playlist needs a name in UTF-8");
+		return FALSE;
+	}
+	return km_property_check("title", name, error);
 }
 
 static gboolean has_name(KmTransaction *tx, guint32 fid, guint32 except, const char *name)

@@ -851,6 +851,9 @@ static void test_refused_edits(struct fixture *f, gconstpointer unused)
 	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
 	g_clear_error(&error);
 	g_assert_true(km_transaction_playlist_rename(tx, mix, "Mix", &error));
+	g_assert_false(km_transaction_playlist_rename(tx, mix, long_title, &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_clear_error(&error);
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_assert_false(km_transaction_set_property(tx, track, bad[i][0], bad[i][1], &error));
 		g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
