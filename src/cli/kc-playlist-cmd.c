@@ -91,7 +91,7 @@ static GArray *entries_of(struct kc_ctx *ctx, const KmProperties *pl)
 static int list_playlists(struct kc_ctx *ctx, KmLibrary *lib)
 {
 	g_autoptr(GPtrArray) all = km_library_list(lib);
-	int status = KC_EXIT_OK;
+	guint malformed = 0;
 
 	for (guint i = 0; i < all->len; i++) {
 		g_autoptr(GArray) entries = NULL;
@@ -111,9 +111,12 @@ static int list_playlists(struct kc_ctx *ctx, KmLibrary *lib)
 		why = kc_shown(error->message);
 		printf("fid %" G_GUINT32_FORMAT ": %s (malformed: %s)\n",
 		       km_properties_get_fid(all->pdata[i]), name, why);
-		status = KC_EXIT_FAIL;
+		malformed++;
 	}
-	return status;
+	if (malformed)
+		return kc_failf(ctx, "%u playlist%s malformed (verify says more)", malformed,
+				malformed == 1 ? " is" : "s are");
+	return KC_EXIT_OK;
 }
 
 /* One line per entry: its index, its fid, and the track, or why it names none. */

@@ -113,7 +113,9 @@ check "(a playlist whose list is malformed)" km put bad.props "$props_path"
 check "(rebuild-db)" kv rebuild-db
 kv playlist list >list.out 2>"$ERR"
 same "playlist list exits 1 with a malformed playlist" 1 $?
+cp "$ERR" last.err
 check "...says it is malformed" grep -q "Broken (malformed: " list.out
+same "...and on one line of stderr" "karmactl: playlist: 1 playlist is malformed (verify says more)" "$(cat last.err)"
 check "...not 0 entries" bash -c "! grep -q 'Broken (0 entries)' list.out"
 
 # An object whose properties file cannot be parsed is left out by tracks --scan: say so.
