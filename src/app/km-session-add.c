@@ -2,8 +2,8 @@
 /*
  * km-session-add.c - the job that copies host files to the player.
  *
- * Folders are walked first (km-session-walk.c: progress knows the total), then each file is
- * read by km-import, checked for duplicates and for room, and copied into an
+ * Folders are walked first (the import's walk, km-import-walk.h, as karmactl
+ * add: progress knows the total), then each file is read by km-import, checked for duplicates and for room, and copied into an
  * open transaction that is committed every few files or seconds: tracks
  * appear as they land, and a failure loses at most the batch in flight. The
  * room check comes before any byte of the file is written, so a full player
@@ -13,8 +13,8 @@
 
 #include <glib/gi18n.h>
 
+#include "km-import-walk.h"
 #include "km-import.h"
-#include "km-session-walk.h"
 
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
@@ -56,6 +56,61 @@ static void add_job_free(gpointer data)
 	g_free(add);
 }
 
+/* Walking */
+
+static void report_file(KmReport *report, const KmWalkFile *file, guint32 fid,
+			KmItemOutcome outcome, const char *reason)
+{
+	g_autoptr(GFile) gfile = g_file_new_for_path(file->path);
+
+	km_report_add(report, gfile, fid, outcome, reason);
+}
+
+static void on_walk_problem(const char *path, guint root, gboolean is_root,
+			    KmWalkProblem problem, const char *message, gpointer data)
+{
+	g_autoptr(GFile) file = g_file_new_for_path(path);
+
+	if (problem == KM_WALK_NOT_REGULAR)
+		km_report_add(data, file, 0, KM_ITEM_UNSUPPORTED, _("Not a regular file"));
+	else if (problem == KM_WALK_TOO_DEEP)
+		km_report_add(data, file, 0, KM_ITEM_FAILED, _("Folders nested too deep"));
+	else	/* unreadable (the walk is recursive: a folder is no problem) */
+		km_report_add(data, file, 0, KM_ITEM_FAILED, message);
+}
+
+/*
+ * The files below the roots. Only local files can be read (a drop from a
+ * network share in the file manager may give others): those are reported.
+ */
+static GPtrArray *walk_roots(AddJob *add, KmReport *report)
+{
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GArray) root_of = g_array_new(FALSE, FALSE, sizeof(guint));
+	GPtrArray *files;
+
+	for (guint i = 0; i < add->roots->len; i++) {
+		char *path = g_file_get_path(add->roots->pdata[i]);
+
+		if (!path) {
+			km_report_add(report, add->roots->pdata[i], 0, KM_ITEM_UNSUPPORTED,
+				      _("Not a local file"));
+			continue;
+		}
+		g_ptr_array_add(paths, path);
+		g_array_append_val(root_of, i);
+	}
+	files = km_import_walk((const char *const *)paths->pdata, paths->len, TRUE,
+			       km_job_cancellable(add->job), on_walk_problem, report,
+			       &add->progress.bytes_total);
+	for (guint i = 0; i < files->len; i++) {
+		KmWalkFile *file = files->pdata[i];
+
+		file->root = g_array_index(root_of, guint, file->root);
+	}
+	return files;
+}
+
 /* Copying */
 
 static GCancellable *item_cancellable(AddJob *add, const KmWalkFile *file)
@@ -88,7 +143,7 @@ static void start_file(AddJob *add, guint index)
 /* A file not copied: it no longer counts in the total. */
 static void skip_file(AddJob *add, KmWalkFile *file, KmItemOutcome outcome, const char *reason)
 {
-	km_report_add(add->job->report, file->file, 0, outcome, reason);
+	report_file(add->job->report, file, 0, outcome, reason);
 	add->progress.bytes_total -= MIN(file->size, add->progress.bytes_total);
 }
 
@@ -142,7 +197,7 @@ static gboolean commit_batch(AddJob *add, GError **error)
 	for (guint i = 0; i < add->batch->len; i++) {
 		KmWalkFile *file = add->batch->pdata[i];
 
-		km_report_add(add->job->report, file->file, file->fid, KM_ITEM_DONE, NULL);
+		report_file(add->job->report, file, file->fid, KM_ITEM_DONE, NULL);
 	}
 	g_ptr_array_set_size(add->batch, 0);
 	return TRUE;
@@ -273,7 +328,7 @@ static void finish_stopped(AddJob *add, guint next, GError **stop)
 	for (guint i = 0; i < add->batch->len; i++) {
 		KmWalkFile *file = add->batch->pdata[i];
 
-		km_report_add(report, file->file, 0, KM_ITEM_FAILED, not_saved);
+		report_file(report, file, 0, KM_ITEM_FAILED, not_saved);
 	}
 	g_ptr_array_set_size(add->batch, 0);
 	for (guint i = next; i < add->files->len; i++) {
@@ -292,8 +347,7 @@ static void add_run(KmJob *job)
 
 	add->job = job;
 	job->report = km_report_new();
-	add->files = km_walk_files(add->roots, km_job_cancellable(job), job->report,
-				   &add->progress.bytes_total);
+	add->files = walk_roots(add, job->report);
 	add->progress.n_files = add->files->len;
 	for (i = 0; i < add->files->len && !stop; i++)
 		add_one(add, add->files->pdata[i], i, &stop);

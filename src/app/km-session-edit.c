@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "km-property-rules.h"
 #include "km-verify.h"
 
 /* What an edit job carries; each job uses the fields it needs. */
@@ -106,33 +107,24 @@ void km_session_remove_async(KmSession *session, const guint32 *fids, guint n_fi
 static const char *const tag_keys[6] = { "title", "artist", "source", "genre", "year",
 					 "tracknr" };
 
-/* The values the player understands (km-import.h writes the same). */
+/*
+ * The library's rules (km-property-rules.h), checked for every tag before
+ * any track changes; the two a user types most often wrong say so in the
+ * user's language.
+ */
 static gboolean check_tag(const char *key, const char *value, GError **error)
 {
-	guint64 number;
-
-	if (!value || !*value)
+	if (!value || !*value || km_property_check(key, value, NULL))
 		return TRUE;
-	if (g_str_equal(key, "year") &&
-	    (strlen(value) != 4 ||
-	     !g_ascii_string_to_unsigned(value, 10, 0, 9999, &number, NULL))) {
+	if (g_str_equal(key, "year"))
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
 			    _("“%s” is no year: four digits, please"), value);
-		return FALSE;
-	}
-	if (g_str_equal(key, "tracknr") &&
-	    !g_ascii_string_to_unsigned(value, 10, 1, 255, &number, NULL)) {
+	else if (g_str_equal(key, "tracknr"))
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
 			    _("“%s” is no track number: 1 to 255, please"), value);
-		return FALSE;
-	}
-	if (!g_utf8_validate(value, -1, NULL)) {
-		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-			    /* Translators: %s is the tag's key on the player: title, artist… */
-			    _("a %s that is not UTF-8 text"), key);
-		return FALSE;
-	}
-	return TRUE;
+	else
+		km_property_check(key, value, error);
+	return FALSE;
 }
 
 static gboolean set_tags(KmJob *job, KmTransaction *tx, GError **error)

@@ -13,6 +13,7 @@
 
 #include "km-demo.h"
 #include "km-karma-usb.h"
+#include "km-sim-faults.h"
 #include "km-sim-karma.h"
 #include "km-udev-rule.h"
 #include "km-usb-libusb.h"
@@ -21,6 +22,9 @@ typedef struct {
 	char *image;		/* the demo: the image behind the simulated player */
 	guint8 bus, address;	/* a real player; bus 0: the first one found */
 	struct km_karma_usb *usb;
+	/* the demo's simulated player, and the faults KM_SIM_FAULTS arms once it is open */
+	struct km_sim_karma *sim;
+	struct km_sim_karma_faults faults;
 } KarmaSource;
 
 static void set_device_error(GError **error, int err, const char *msg)
@@ -38,14 +42,14 @@ static struct km_usb_transport *open_transport(KarmaSource *source, GError **err
 	struct km_sim_karma_options opts = { 0 };
 	struct km_usb_transport *t = NULL;
 	char msg[OMFS_ERRMSG_MAX] = "";
-	struct km_sim_karma *sim;
 	int err;
 
 	if (source->image) {
-		sim = km_sim_karma_open(source->image, &opts, msg, sizeof(msg));
-		if (sim)
-			return km_sim_karma_transport(sim);
-		set_device_error(error, errno, msg);
+		err = km_sim_faults_from_env(&source->faults, msg, sizeof(msg));
+		source->sim = err ? NULL : km_sim_karma_open(source->image, &opts, msg, sizeof(msg));
+		if (source->sim)
+			return km_sim_karma_transport(source->sim);
+		set_device_error(error, err ? -err : errno, msg);
 		return NULL;
 	}
 	err = km_usb_libusb_open(source->bus, source->address, &t, msg, sizeof(msg));
@@ -71,6 +75,9 @@ static const struct omfs_blockdev *karma_open(gpointer data, KmSession *session,
 		set_device_error(error, errno, msg);
 		return NULL;
 	}
+	/* a pulled cable, a stall, a failing write, for the jobs to meet (README) */
+	if (source->sim)
+		*km_sim_karma_faults(source->sim) = source->faults;
 	return km_karma_usb_blockdev(source->usb);
 }
 
@@ -81,6 +88,7 @@ static gboolean karma_close(gpointer data, GError **error)
 	int err = source->usb ? km_karma_usb_close(source->usb, msg, sizeof(msg)) : 0;
 
 	source->usb = NULL;
+	source->sim = NULL;	/* the transport, freed with usb */
 	if (err < 0) {
 		set_device_error(error, -err, msg);
 		return FALSE;

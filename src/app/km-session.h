@@ -213,8 +213,9 @@ void km_session_remove_async(KmSession *session, const guint32 *fids, guint n_fi
 
 /*
  * The tags the details pane edits. NULL leaves a tag as it is; "" removes
- * it. year: four digits; track_number: 1 to 255 (anything else fails with
- * KM_LIBRARY_ERROR_INVALID and changes nothing).
+ * it. year: four digits; track_number: 1 to 255; text 255 bytes at most
+ * (km-property-rules.h; anything else fails with KM_LIBRARY_ERROR_INVALID
+ * and changes nothing).
  */
 typedef struct {
 	const char *title;

@@ -2,7 +2,8 @@
 /*
  * kc-add-cmd.c - karmactl add: host files (folders with -r) imported as
  * tracks, in one transaction committed once, so var/smalldb is rewritten
- * once however many files are added.
+ * once however many files are added. The files are found by the import's
+ * walk (km-import-walk.h), as the app finds them.
  *
  * Duplicates (km_transaction_find_duplicate) are skipped unless
  * --force-duplicates; files that are no playable tune are refused with the
@@ -26,13 +27,11 @@
 #include <sys/stat.h>
 
 #include "kc-progress.h"
+#include "km-import-walk.h"
 #include "km-import.h"
 #include "km-transaction.h"
 
 enum { ADD_EXIT_INTERRUPTED = 130 };
-
-/* Folders nest no deeper than this (a loop of bind mounts would never end). */
-#define MAX_DEPTH 64
 
 static gboolean add_recursive;
 static gboolean add_force_duplicates;
@@ -52,21 +51,16 @@ static const GOptionEntry add_options[] = {
 	{ NULL }
 };
 
-struct add_item {
-	char *path;
-	uint64_t size;
-	bool named;		/* named on the command line (not found in a folder) */
-};
-
 struct add_job {
 	struct kc_ctx *ctx;
-	GPtrArray *items;	/* struct add_item* */
+	GPtrArray *items;	/* KmWalkFile*: the files named and those in the folders named */
 	uint64_t total_bytes;
 	struct kc_library kl;
 	KmTransaction *tx;
 	GCancellable *cancellable;
 	struct kc_progress progress;
 	unsigned added, duplicates, refused;
+	unsigned not_tried;	/* files after the one the job stopped at */
 	bool failed;		/* a named file was refused, or an error stopped the job */
 };
 
@@ -83,30 +77,6 @@ static void test_interrupt(const struct add_job *job)
 
 /* ---- the files ---- */
 
-static void item_free(gpointer data)
-{
-	struct add_item *it = data;
-
-	g_free(it->path);
-	g_free(it);
-}
-
-static void queue_file(struct add_job *job, const char *path, uint64_t size, bool named)
-{
-	struct add_item *it = g_new0(struct add_item, 1);
-
-	it->path = g_strdup(path);
-	it->size = size;
-	it->named = named;
-	job->total_bytes += size;
-	g_ptr_array_add(job->items, it);
-}
-
-static gint compare_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void refuse(struct add_job *job, const char *path, bool named, const char *why)
 {
 	kc_failf(job->ctx, "%s: %s", path, why);
@@ -114,44 +84,17 @@ static void refuse(struct add_job *job, const char *path, bool named, const char
 	job->failed |= named;
 }
 
-static void queue_path(struct add_job *job, const char *path, bool named, int depth);
-
-/* A folder's entries in name order, so that tracks get fids in a predictable order. */
-static void queue_dir(struct add_job *job, const char *path, int depth)
+static void on_walk_problem(const char *path, guint root, gboolean is_root,
+			    KmWalkProblem problem, const char *message, gpointer data)
 {
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-	GDir *dir = g_dir_open(path, 0, &error);
-	const char *name;
+	static const char *const why[] = {
+		[KM_WALK_UNREADABLE] = "cannot be read",
+		[KM_WALK_NOT_REGULAR] = "not a regular file",
+		[KM_WALK_FOLDER] = "a folder (-r adds the files in it)",
+		[KM_WALK_TOO_DEEP] = "folders nested too deep",
+	};
 
-	if (!dir) {
-		refuse(job, path, true, error->message);
-		return;
-	}
-	while ((name = g_dir_read_name(dir)))
-		g_ptr_array_add(names, g_build_filename(path, name, NULL));
-	g_dir_close(dir);
-	g_ptr_array_sort(names, compare_names);
-	for (guint i = 0; i < names->len; i++)
-		queue_path(job, names->pdata[i], false, depth + 1);
-}
-
-static void queue_path(struct add_job *job, const char *path, bool named, int depth)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		refuse(job, path, named, g_strerror(errno));
-	else if (S_ISREG(st.st_mode))
-		queue_file(job, path, (uint64_t)st.st_size, named);
-	else if (!S_ISDIR(st.st_mode))
-		refuse(job, path, named, "not a regular file");
-	else if (!add_recursive)
-		refuse(job, path, named, "a folder (-r adds the files in it)");
-	else if (depth >= MAX_DEPTH)
-		refuse(job, path, true, "folders nested too deep");
-	else
-		queue_dir(job, path, depth);
+	refuse(data, path, is_root || problem == KM_WALK_TOO_DEEP, message ? message : why[problem]);
 }
 
 /* ---- free space ---- */
@@ -202,7 +145,7 @@ static void on_progress(guint64 done, guint64 total, gpointer data)
 		g_cancellable_cancel(job->cancellable);
 }
 
-static bool is_duplicate(struct add_job *job, const struct add_item *it, KmProperties *props)
+static bool is_duplicate(struct add_job *job, const KmWalkFile *it, KmProperties *props)
 {
 	guint32 fid;
 
@@ -215,7 +158,7 @@ static bool is_duplicate(struct add_job *job, const struct add_item *it, KmPrope
 }
 
 /* One file; false stops the job (an error, a full player, Ctrl-C). */
-static bool add_one(struct add_job *job, const struct add_item *it)
+static bool add_one(struct add_job *job, const KmWalkFile *it)
 {
 	KmImportFlags flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE;
 	g_autoptr(KmProperties) props = NULL;
@@ -227,12 +170,13 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 		/* the message names the file */
 		kc_failf(job->ctx, "not added: %s", error->message);
 		job->refused++;
-		job->failed |= it->named;
+		job->failed |= it->is_root;
 		return true;
 	}
 	if (is_duplicate(job, it, props))
 		return true;
 	if (check_space(job, it->path, it->size)) {
+		job->refused++;
 		job->failed = true;
 		return false;
 	}
@@ -242,6 +186,7 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 		kc_progress_finish(&job->progress);
 		if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
 			kc_fail_gerror(job->ctx, it->path, error);
+			job->refused++;
 			job->failed = true;
 		}
 		return false;
@@ -254,11 +199,18 @@ static bool add_one(struct add_job *job, const struct add_item *it)
 
 static void add_all(struct add_job *job)
 {
-	for (guint i = 0; i < job->items->len && !kc_sigint_caught(); i++) {
+	guint i;
+
+	for (i = 0; i < job->items->len && !kc_sigint_caught(); i++) {
 		test_interrupt(job);
-		if (kc_sigint_caught() || !add_one(job, job->items->pdata[i]))
+		if (kc_sigint_caught())
 			break;
+		if (!add_one(job, job->items->pdata[i])) {
+			i++;
+			break;
+		}
 	}
+	job->not_tried = job->items->len - i;
 }
 
 /* Commit what was added (a consistent library either way), or nothing when nothing was. */
@@ -273,9 +225,12 @@ static int finish(struct add_job *job)
 		ok = km_transaction_rollback(job->tx, &error);
 	if (!ok)
 		return kc_fail_gerror(job->ctx, job->ctx->image, error);
-	printf("%u added, %u duplicate%s skipped, %u not added%s\n", job->added, job->duplicates,
-	       job->duplicates == 1 ? "" : "s", job->refused,
-	       kc_sigint_caught() ? " (interrupted: the tracks added so far are committed)" : "");
+	printf("%u added, %u duplicate%s skipped, %u not added", job->added, job->duplicates,
+	       job->duplicates == 1 ? "" : "s", job->refused);
+	if (job->not_tried)
+		printf(", %u not tried", job->not_tried);
+	printf("%s\n", kc_sigint_caught() ? " (interrupted: the tracks added so far are committed)"
+					  : "");
 	if (kc_sigint_caught())
 		return ADD_EXIT_INTERRUPTED;
 	return job->failed ? KC_EXIT_FAIL : KC_EXIT_OK;
@@ -303,11 +258,11 @@ static int run_job(struct add_job *job)
 
 static int add_run(struct kc_ctx *ctx)
 {
-	struct add_job job = { .ctx = ctx, .items = g_ptr_array_new_with_free_func(item_free) };
+	struct add_job job = { .ctx = ctx };
 	int status;
 
-	for (int i = 0; i < ctx->argc; i++)
-		queue_path(&job, ctx->argv[i], true, 0);
+	job.items = km_import_walk((const char *const *)ctx->argv, (guint)ctx->argc, add_recursive,
+				   NULL, on_walk_problem, &job, &job.total_bytes);
 	status = kc_library_open(ctx, true, false, &job.kl);
 	if (!status) {
 		status = run_job(&job);

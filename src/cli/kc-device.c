@@ -18,6 +18,7 @@
 #include "km-image-device.h"
 #include "km-karma-label.h"
 #include "km-karma-usb.h"
+#include "km-sim-faults.h"
 #include "km-sim-karma.h"
 #include "km-udev-rule.h"
 #include "km-usb-libusb.h"
@@ -79,12 +80,20 @@ static int open_simulated(struct kc_ctx *ctx, bool writable, struct kc_device *d
 		.real_time = g_strcmp0(g_getenv("KARMACTL_SIM_REAL_TIME"), "1") == 0,
 		.final_stats = &d->sim_stats,
 	};
+	struct km_sim_karma_faults faults = { 0 };
 	char msg[OMFS_ERRMSG_MAX] = "";
-	struct km_sim_karma *sim = km_sim_karma_open(ctx->image, &opts, msg, sizeof(msg));
+	struct km_sim_karma *sim = NULL;
+	int status;
 
+	if (km_sim_faults_from_env(&faults, msg, sizeof(msg)) == 0)
+		sim = km_sim_karma_open(ctx->image, &opts, msg, sizeof(msg));
 	if (!sim)
 		return kc_failf(ctx, "%s", msg);
-	return open_karma(ctx, km_sim_karma_transport(sim), d);
+	status = open_karma(ctx, km_sim_karma_transport(sim), d);
+	/* KM_SIM_FAULTS: armed once the player is open, for the command's own I/O */
+	if (!status)
+		*km_sim_karma_faults(sim) = faults;
+	return status;
 }
 
 /* The real player through libusb; no permission comes with the fix. */

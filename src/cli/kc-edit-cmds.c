@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "km-property-rules.h"
+
 /* ---- rm-track ---- */
 
 static const GOptionEntry edit_options[] = {
@@ -31,10 +33,10 @@ static int remove_tracks(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 		if (status)
 			return status;
 		p = km_transaction_lookup(tx, fid);
-		title = g_strdup(p ? km_properties_get(p, "title") : NULL);
+		title = kc_shown(p && km_properties_get(p, "title") ? km_properties_get(p, "title") : "");
 		if (!km_transaction_remove(tx, fid, &error))
 			return kc_fail_gerror(ctx, ctx->argv[i], error);
-		kc_say("removed fid %" G_GUINT32_FORMAT ": %s\n", fid, title ? title : "");
+		kc_say("removed fid %" G_GUINT32_FORMAT ": %s\n", fid, title);
 	}
 	return KC_EXIT_OK;
 }
@@ -53,9 +55,13 @@ const struct kc_command kc_cmd_rm_track = {
 
 /* ---- tag ---- */
 
-/* KEY=VALUE: *key and *value point into a copy (free *key). An empty value removes. */
+/*
+ * KEY=VALUE: *key and *value point into a copy (free *key). An empty value
+ * removes. A key or value the library would refuse is a usage error.
+ */
 static int split_assignment(struct kc_ctx *ctx, const char *arg, char **key, char **value)
 {
+	g_autoptr(GError) error = NULL;
 	char *eq;
 
 	if (!g_utf8_validate(arg, -1, NULL))
@@ -68,6 +74,10 @@ static int split_assignment(struct kc_ctx *ctx, const char *arg, char **key, cha
 	}
 	*eq = '\0';
 	*value = eq[1] ? eq + 1 : NULL;
+	if (!km_property_check(*key, *value, &error)) {
+		g_clear_pointer(key, g_free);
+		return kc_usage(ctx, "%s", error->message);
+	}
 	return KC_EXIT_OK;
 }
 
@@ -77,17 +87,33 @@ static int set_tags(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 
 	for (int i = 1; i < ctx->argc; i++) {
 		g_autoptr(GError) error = NULL;
+		g_autofree char *shown = NULL;
 		char *key = NULL, *value = NULL;
 		int status = split_assignment(ctx, ctx->argv[i], &key, &value);
 
 		if (status)
 			return status;
+		shown = kc_shown(ctx->argv[i]);
 		if (!km_transaction_set_property(tx, fid, key, value, &error))
 			status = kc_fail_gerror(ctx, ctx->argv[i], error);
 		else if (value)
-			kc_say("fid %" G_GUINT32_FORMAT ": %s=%s\n", fid, key, value);
+			kc_say("fid %" G_GUINT32_FORMAT ": %s\n", fid, shown);
 		else
 			kc_say("fid %" G_GUINT32_FORMAT ": %s removed\n", fid, key);
+		g_free(key);
+		if (status)
+			return status;
+	}
+	return KC_EXIT_OK;
+}
+
+/* Every KEY=VALUE is checked before the library is opened: a bad one changes nothing. */
+static int check_assignments(struct kc_ctx *ctx)
+{
+	for (int i = 1; i < ctx->argc; i++) {
+		char *key = NULL, *value = NULL;
+		int status = split_assignment(ctx, ctx->argv[i], &key, &value);
+
 		g_free(key);
 		if (status)
 			return status;
@@ -100,6 +126,8 @@ static int tag_run(struct kc_ctx *ctx)
 	guint32 fid;
 	int status = kc_parse_fid(ctx, ctx->argv[0], &fid);
 
+	if (!status)
+		status = check_assignments(ctx);
 	if (status)
 		return status;
 	return kc_library_edit(ctx, set_tags, &fid);

@@ -168,7 +168,10 @@ static void append_json_object(GString *out, const KmProperties *p)
 	g_string_append_c(out, '}');
 }
 
-/* One block per object: "fid=N", then key=value lines, then an empty line. */
+/*
+ * One block per object: "fid=N", then key=value lines (control characters
+ * escaped: kc_shown()), then an empty line.
+ */
 static void append_plain_object(GString *out, const KmProperties *p)
 {
 	const char *const *keys;
@@ -178,11 +181,14 @@ static void append_plain_object(GString *out, const KmProperties *p)
 	g_string_append_printf(out, "fid=%" G_GUINT32_FORMAT "\n", km_properties_get_fid(p));
 	for (i = 0; i < n; i++) {
 		char *v;
+		g_autofree char *key = kc_shown(keys[i]);
+		g_autofree char *value = NULL;
 
 		if (strcmp(keys[i], "fid") == 0)
 			continue;
 		v = shown_value(p, keys[i]);
-		g_string_append_printf(out, "%s=%s\n", keys[i], v);
+		value = kc_shown(v);
+		g_string_append_printf(out, "%s=%s\n", key, value);
 		g_free(v);
 	}
 	g_string_append_c(out, '\n');

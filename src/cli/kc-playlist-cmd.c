@@ -30,6 +30,14 @@ static const char *title_of(const KmProperties *p)
 	return t ? t : "";
 }
 
+/* A name or tag as printed (kc_shown()); a new string. */
+static char *shown(const KmProperties *p, const char *key)
+{
+	const char *v = km_properties_get(p, key);
+
+	return kc_shown(v ? v : "");
+}
+
 /* NAME or FID: a fid of a playlist, or the one playlist of that name. */
 static int find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid)
 {
@@ -39,17 +47,21 @@ static int find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, gu
 	if (kc_fid_from_string(arg, fid) && is_playlist(km_library_lookup(lib, *fid)))
 		return KC_EXIT_OK;
 	all = km_library_list(lib);
+	g_autoptr(GString) fids = g_string_new(NULL);
+
 	for (guint i = 0; i < all->len; i++) {
 		if (!is_playlist(all->pdata[i]) || strcmp(title_of(all->pdata[i]), arg) != 0)
 			continue;
 		*fid = km_properties_get_fid(all->pdata[i]);
+		g_string_append_printf(fids, "%s%" G_GUINT32_FORMAT, found ? ", " : "", *fid);
 		found++;
 	}
 	if (found == 1)
 		return KC_EXIT_OK;
+	/* older tools let two playlists share a name: the fid still names each */
 	if (found)
-		return kc_failf(ctx, "%u playlists are named '%s': give the fid of one", found,
-				arg);
+		return kc_failf(ctx, "%u playlists are named '%s' (fids %s): give the fid of one, "
+				"e.g. 'playlist rename FID NEW'", found, arg, fids->str);
 	return kc_failf(ctx, "no playlist named '%s'", arg);
 }
 
@@ -75,20 +87,35 @@ static GArray *entries_of(struct kc_ctx *ctx, const KmProperties *pl)
 
 /* ---- list, show (read-only) ---- */
 
+/* A playlist whose list cannot be read says so (not "0 entries"), and the command fails. */
 static int list_playlists(struct kc_ctx *ctx, KmLibrary *lib)
 {
 	g_autoptr(GPtrArray) all = km_library_list(lib);
+	guint malformed = 0;
 
 	for (guint i = 0; i < all->len; i++) {
 		g_autoptr(GArray) entries = NULL;
+		g_autoptr(GError) error = NULL;
+		g_autofree char *name = NULL;
+		g_autofree char *why = NULL;
 
 		if (!is_playlist(all->pdata[i]))
 			continue;
-		entries = entries_of(ctx, all->pdata[i]);
-		printf("fid %" G_GUINT32_FORMAT ": %s (%u entries)\n",
-		       km_properties_get_fid(all->pdata[i]), title_of(all->pdata[i]),
-		       entries ? entries->len : 0);
+		name = shown(all->pdata[i], "title");
+		entries = km_playlist_from_properties(all->pdata[i], &error);
+		if (entries) {
+			printf("fid %" G_GUINT32_FORMAT ": %s (%u entries)\n",
+			       km_properties_get_fid(all->pdata[i]), name, entries->len);
+			continue;
+		}
+		why = kc_shown(error->message);
+		printf("fid %" G_GUINT32_FORMAT ": %s (malformed: %s)\n",
+		       km_properties_get_fid(all->pdata[i]), name, why);
+		malformed++;
 	}
+	if (malformed)
+		return kc_failf(ctx, "%u playlist%s malformed (verify says more)", malformed,
+				malformed == 1 ? " is" : "s are");
 	return KC_EXIT_OK;
 }
 
@@ -107,11 +134,12 @@ static int show_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *name)
 	for (guint i = 0; i < entries->len; i++) {
 		const KmPlaylistEntry *e = &g_array_index(entries, KmPlaylistEntry, i);
 		KmProperties *t = km_library_resolve(lib, e->fid, e->generation);
-		const char *artist = t ? km_properties_get(t, "artist") : NULL;
+		g_autofree char *artist = t ? shown(t, "artist") : NULL;
+		g_autofree char *title = t ? shown(t, "title") : NULL;
 
 		printf("%u: fid %" G_GUINT32_FORMAT ": ", i, e->fid);
 		if (t)
-			printf("%s%s%s\n", artist ? artist : "", artist ? " - " : "", title_of(t));
+			printf("%s%s%s\n", artist, *artist ? " - " : "", title);
 		else if (km_library_lookup(lib, e->fid))
 			printf("(dangling: the fid now holds another object)\n");
 		else
@@ -146,9 +174,12 @@ static int create(struct kc_ctx *ctx, KmTransaction *tx)
 	g_autoptr(GError) error = NULL;
 	guint32 fid;
 
+	g_autofree char *name = NULL;
+
 	if (!km_transaction_playlist_create(tx, ctx->argv[1], &fid, &error))
 		return kc_fail_gerror(ctx, ctx->argv[1], error);
-	kc_say("created playlist fid %" G_GUINT32_FORMAT ": %s\n", fid, ctx->argv[1]);
+	name = kc_shown(ctx->argv[1]);
+	kc_say("created playlist fid %" G_GUINT32_FORMAT ": %s\n", fid, name);
 	return KC_EXIT_OK;
 }
 
@@ -248,7 +279,7 @@ static const struct {
 	int n_args;
 	const char *usage;
 } subcommands[] = {
-	{ "create", 1, "NAME" },	{ "rename", 2, "OLD NEW" },
+	{ "create", 1, "NAME" },	{ "rename", 2, "NAME|FID NEW" },
 	{ "delete", 1, "NAME|FID" },	{ "add", -2, "NAME|FID FID..." },
 	{ "remove", -2, "NAME|FID INDEX..." }, { "move", 3, "NAME|FID FROM TO" },
 };
@@ -278,8 +309,8 @@ const struct kc_command kc_cmd_playlist = {
 	.description = "Subcommands (a playlist is named by its name or its fid):\n"
 		       "  list                         every playlist\n"
 		       "  show NAME|FID                its entries, numbered from 0\n"
-		       "  create NAME                  a new, empty playlist\n"
-		       "  rename OLD NEW\n"
+		       "  create NAME                  a new, empty playlist (a new name)\n"
+		       "  rename NAME|FID NEW          (a name no other playlist has)\n"
 		       "  delete NAME|FID\n"
 		       "  add NAME|FID FID...          append tracks\n"
 		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"

@@ -238,3 +238,25 @@ void kc_json_string(GString *out, const char *s)
 	}
 	g_string_append_c(out, '"');
 }
+
+char *kc_shown(const char *s)
+{
+	GString *out = g_string_sized_new(strlen(s));
+
+	while (*s) {
+		gunichar c = g_utf8_get_char_validated(s, -1);
+		const char *next = g_utf8_next_char(s);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2) {
+			g_string_append_printf(out, "\\x%02X", (guchar)*s);
+			next = s + 1;
+		} else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
+			for (const char *p = s; p < next; p++)
+				g_string_append_printf(out, "\\x%02X", (guchar)*p);
+		} else {
+			g_string_append_len(out, s, next - s);
+		}
+		s = next;
+	}
+	return g_string_free(out, FALSE);
+}

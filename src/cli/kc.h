@@ -125,6 +125,12 @@ const char *kc_path_name(const char *npath);
 char *kc_host_basename(const char *path);
 /* s as a JSON string, quotes included; s is valid UTF-8. */
 void kc_json_string(GString *out, const char *s);
+/*
+ * s as printed on a terminal: control characters (C0, DEL, C1) and bytes
+ * that are not UTF-8 as \xHH, so that a tag or a name read from the disk
+ * cannot send escape sequences (a new string).
+ */
+char *kc_shown(const char *s);
 
 /*
  * ---- kc-device.c: the storage of -i IMAGE (directly or through the

@@ -13,6 +13,8 @@
 #include <tag_c.h>
 #include <unistd.h>
 
+#include "km-property-rules.h"
+
 G_DEFINE_QUARK(km-import-error-quark, km_import_error)
 
 #define RID_CHUNK 65536
@@ -106,18 +108,25 @@ static gboolean read_taglib(const char *path, KmAudioInfo *info, GError **error)
 	return TRUE;
 }
 
-/* One line of valid UTF-8 without surrounding blanks, or NULL when nothing is left. */
+/*
+ * One line of valid UTF-8 without surrounding blanks, at most
+ * KM_PROPERTY_MAX_TEXT bytes (a tag can be megabytes long), or NULL when
+ * nothing is left.
+ */
 static char *clean_text(const char *text)
 {
+	g_autofree char *valid = NULL;
 	char *clean, *p;
 
 	if (!text)
 		return NULL;
-	clean = g_utf8_make_valid(text, -1);
-	for (p = clean; *p; p++)
+	valid = g_utf8_make_valid(text, -1);
+	for (p = valid; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	g_strstrip(clean);
+	g_strstrip(valid);
+	clean = km_property_cap_text(valid);
+	g_strchomp(clean);
 	if (!*clean)
 		g_clear_pointer(&clean, g_free);
 	return clean;

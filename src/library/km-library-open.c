@@ -207,20 +207,36 @@ static void note_player_deletions(KmLibrary *lib, GArray *deleted)
 				"the next commit", lib->pending_deletes->len);
 }
 
-/* Every fid with a file under fids0/, so that none is handed out again. */
+/*
+ * Every fid with a file under fids0/, so that none is handed out again; the
+ * data files the objects leave out (no properties file that parses) are
+ * counted in a warning, not dropped in silence.
+ */
 static GHashTable *objects_from_scan(KmLibrary *lib, GPtrArray *rows, GError **error)
 {
 	g_autoptr(KmScan) scan = km_library_scan(lib, NULL, error);
 	g_autoptr(GHashTable) by_fid = rows ? km_rows_by_fid(rows) : NULL;
+	GHashTable *objects;
 	GHashTableIter iter;
-	gpointer key;
+	gpointer key, value;
+	guint left_out = 0;
 
 	if (!scan)
 		return NULL;
+	objects = km_scan_objects(scan, by_fid);
 	g_hash_table_iter_init(&iter, scan->entries);
-	while (g_hash_table_iter_next(&iter, &key, NULL))
+	while (g_hash_table_iter_next(&iter, &key, &value)) {
+		const KmScanEntry *e = value;
+
 		km_fid_allocator_mark_used(lib->fids, GPOINTER_TO_UINT(key));
-	return km_scan_objects(scan, by_fid);
+		left_out += e->data_ino != OMFS_NIL && !g_hash_table_contains(objects, key);
+	}
+	if (left_out)
+		km_library_warn(lib, "%u object%s left out: %s data file%s no properties file "
+				"that can be read (verify names them)", left_out,
+				left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their",
+				left_out == 1 ? " has" : "s have");
+	return objects;
 }
 
 static gboolean load_objects(KmLibrary *lib, gboolean scan, GError **error)

@@ -46,7 +46,7 @@ static gboolean key_byte_ok(guchar c)
 	return c > 0x20 && c < 0x7f && c != '=';
 }
 
-static gboolean key_is_valid(const char *key)
+gboolean km_properties_key_is_valid(const char *key)
 {
 	const char *p;
 
@@ -374,7 +374,7 @@ void km_properties_set(KmProperties *props, const char *key, const char *utf8_va
 {
 	char *value, *p;
 
-	g_return_if_fail(key_is_valid(key));
+	g_return_if_fail(km_properties_key_is_valid(key));
 	g_return_if_fail(!km_properties_is_blob_key(key));
 	g_return_if_fail(utf8_value && g_utf8_validate(utf8_value, -1, NULL));
 	value = g_strdup(utf8_value);
@@ -393,7 +393,7 @@ gboolean km_properties_get_uint(const KmProperties *props, const char *key, guin
 
 void km_properties_set_uint(KmProperties *props, const char *key, guint64 value)
 {
-	g_return_if_fail(key_is_valid(key));
+	g_return_if_fail(km_properties_key_is_valid(key));
 	g_return_if_fail(!km_properties_is_blob_key(key));
 	set_text(props, key, g_strdup_printf("%" G_GUINT64_FORMAT, value));
 }

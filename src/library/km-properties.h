@@ -46,6 +46,9 @@ KmProperties *km_properties_parse(const char *data, gsize len, GError **error);
 /* The file's bytes; parse then serialize gives back the same bytes. */
 GBytes *km_properties_serialize(const KmProperties *props);
 
+/* Printable ASCII without '=' or space, not empty: every key libkarma or the player uses. */
+gboolean km_properties_key_is_valid(const char *key);
+
 /* playlist and profile: their values are binary (get_blob/set_blob), not strings. */
 gboolean km_properties_is_blob_key(const char *key);
 

@@ -147,6 +147,16 @@ gboolean km_smalldb_column_is_numeric(const char *key)
 	return i >= 0 && columns[i].type != COLUMN_STRING && columns[i].type != COLUMN_BLOB;
 }
 
+gboolean km_smalldb_column_max(const char *key, guint64 *max)
+{
+	int i = column_index(key);
+
+	if (i < 0 || !km_smalldb_column_is_numeric(key))
+		return FALSE;
+	*max = truncate_to_column(G_MAXUINT64, columns[i].type);
+	return TRUE;
+}
+
 static guint32 get_le32(const guint8 *p)
 {
 	return (guint32)p[0] | (guint32)p[1] << 8 | (guint32)p[2] << 16 | (guint32)p[3] << 24;

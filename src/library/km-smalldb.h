@@ -60,6 +60,8 @@ const char *km_smalldb_column_name(guint column);
 gboolean km_smalldb_is_column(const char *key);
 /* Whether smalldb stores this key as a number (u8, u16 or u32 column). */
 gboolean km_smalldb_column_is_numeric(const char *key);
+/* The largest number a numeric column holds (255, 65535 or 4294967295); FALSE for others. */
+gboolean km_smalldb_column_max(const char *key, guint64 *max);
 
 /*
  * The objects of a smalldb file, as KmProperties*, in ascending fid order.

@@ -7,13 +7,53 @@
 #include "km-transaction-private.h"
 
 #include "km-playlist.h"
+#include "km-property-rules.h"
 
+/* A name is a title: UTF-8, not empty, no longer than any text (km-property-rules.h). */
 static gboolean name_ok(const char *name, GError **error)
 {
-	if (name && *name && g_utf8_validate(name, -1, NULL))
+	if (!name || !*name || !g_utf8_validate(name, -1, NULL)) {
+		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
+			    "a playlist needs a name in UTF-8");
+		return FALSE;
+	}
+	return km_property_check("title", name, error);
+}
+
+static gboolean has_name(KmTransaction *tx, guint32 fid, guint32 except, const char *name)
+{
+	KmProperties *object = fid == except ? NULL : km_transaction_lookup(tx, fid);
+
+	return object && km_transaction_is_playlist(object) &&
+	       g_strcmp0(km_properties_get(object, "title"), name) == 0;
+}
+
+/*
+ * No other playlist (but except) is named name, as the library will be
+ * after the transaction: a name must say which playlist it is, so every
+ * tool can find one by it.
+ */
+static gboolean name_free(KmTransaction *tx, const char *name, guint32 except, GError **error)
+{
+	g_autoptr(GPtrArray) committed = km_library_list(tx->lib);
+	GHashTableIter iter;
+	gpointer key;
+	guint32 taken = 0;
+
+	for (guint i = 0; i < committed->len && !taken; i++) {
+		guint32 fid = km_properties_get_fid(committed->pdata[i]);
+
+		if (has_name(tx, fid, except, name))
+			taken = fid;
+	}
+	g_hash_table_iter_init(&iter, tx->staged);
+	while (!taken && g_hash_table_iter_next(&iter, &key, NULL))
+		if (has_name(tx, GPOINTER_TO_UINT(key), except, name))
+			taken = GPOINTER_TO_UINT(key);
+	if (!taken)
 		return TRUE;
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-		    "a playlist needs a name in UTF-8");
+		    "playlist fid %u is named so already", taken);
 	return FALSE;
 }
 
@@ -45,6 +85,7 @@ gboolean km_transaction_playlist_create(KmTransaction *tx, const char *name, gui
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
 	if (!km_transaction_check(tx, error) || !name_ok(name, error) ||
+	    !name_free(tx, name, 0, error) ||
 	    !km_transaction_new_fid(tx, &fid, &generation, error))
 		return FALSE;
 	pl = km_properties_new();
@@ -67,7 +108,8 @@ gboolean km_transaction_playlist_rename(KmTransaction *tx, guint32 playlist, con
 	KmProperties *pl;
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
-	if (!km_transaction_check(tx, error) || !name_ok(name, error))
+	if (!km_transaction_check(tx, error) || !name_ok(name, error) ||
+	    !name_free(tx, name, playlist, error))
 		return FALSE;
 	entries = open_playlist(tx, playlist, TRUE, &pl, error);
 	if (!entries)

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "km-property-rules.h"
+
 /* Data is written in requests this large: big enough for the device, small enough for memory. */
 #define CHUNK_SIZE (1u << 20)
 
@@ -215,7 +217,13 @@ gboolean km_transaction_new_fid(KmTransaction *tx, guint32 *fid, guint32 *genera
 
 /* ---- adding ---- */
 
-/* Copy in to the new file ino, chunk by chunk; *written is what was written. */
+static gboolean forget_added(KmTransaction *tx, guint32 fid, GError **error);
+
+/*
+ * Copy in to the new file ino, chunk by chunk; *written is what was written.
+ * A stream that ends before size bytes or goes on after them is refused: the
+ * file changed, and the properties made from it describe another file.
+ */
 static gboolean copy_data(KmTransaction *tx, uint64_t ino, GInputStream *in, guint64 size,
 			  KmProgressFunc progress, gpointer user_data, GCancellable *cancellable,
 			  guint64 *written, GError **error)
@@ -230,8 +238,14 @@ static gboolean copy_data(KmTransaction *tx, uint64_t ino, GInputStream *in, gui
 
 		if (!g_input_stream_read_all(in, buf, CHUNK_SIZE, &n, cancellable, error))
 			return FALSE;
-		if (n == 0)
+		if (n == 0 && *written == size)
 			return TRUE;
+		if (n == 0 || n > size - *written) {
+			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
+				    "the file changed while it was copied: %s than its %"
+				    G_GUINT64_FORMAT " bytes", n ? "longer" : "shorter", size);
+			return FALSE;
+		}
 		w = omfs_write(lib->fs, ino, *written, buf, n);
 		if (w < 0)
 			return km_files_error(lib, (int)w, error, "writing the data file");
@@ -301,25 +315,65 @@ fail:
 	return FALSE;
 }
 
+#define FILE_STATE G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_TIME_MODIFIED "," \
+	G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC
+
+static gboolean same_state(GFileInfo *a, GFileInfo *b)
+{
+	return g_file_info_get_size(a) == g_file_info_get_size(b) &&
+	       g_file_info_get_attribute_uint64(a, G_FILE_ATTRIBUTE_TIME_MODIFIED) ==
+	       g_file_info_get_attribute_uint64(b, G_FILE_ATTRIBUTE_TIME_MODIFIED) &&
+	       g_file_info_get_attribute_uint32(a, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC) ==
+	       g_file_info_get_attribute_uint32(b, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC);
+}
+
+static gboolean file_changed(const char *path, GError **error)
+{
+	g_autofree char *shown = g_filename_display_name(path);
+
+	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
+		    "%s changed while it was added (its size or time): not added", shown);
+	return FALSE;
+}
+
+/*
+ * The file must be the one its properties were made from (their length),
+ * and stay so until it is copied (size and modification time before and
+ * after): a file being written or cut meanwhile would be stored truncated.
+ */
 gboolean km_transaction_add_file(KmTransaction *tx, const KmProperties *props, const char *path,
 				 KmProgressFunc progress, gpointer user_data,
-				 GCancellable *cancellable, guint32 *fid, GError **error)
+				 GCancellable *cancellable, guint32 *fid_out, GError **error)
 {
 	g_autoptr(GFile) file = g_file_new_for_path(path);
-	g_autoptr(GFileInfo) info = NULL;
+	g_autoptr(GFileInfo) before = NULL;
+	g_autoptr(GFileInfo) after = NULL;
 	g_autoptr(GFileInputStream) in = NULL;
+	guint64 length;
+	guint32 fid;
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
 	if (!km_transaction_check(tx, error))
 		return FALSE;
-	info = g_file_query_info(file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
-				 cancellable, error);
-	in = info ? g_file_read(file, cancellable, error) : NULL;
+	before = g_file_query_info(file, FILE_STATE, G_FILE_QUERY_INFO_NONE, cancellable, error);
+	in = before ? g_file_read(file, cancellable, error) : NULL;
 	if (!in)
 		return FALSE;
-	return km_transaction_add_stream(tx, props, G_INPUT_STREAM(in),
-					 (guint64)g_file_info_get_size(info), progress, user_data,
-					 cancellable, fid, error);
+	if (km_properties_get_uint(props, "length", &length) &&
+	    length != (guint64)g_file_info_get_size(before))
+		return file_changed(path, error);
+	if (!km_transaction_add_stream(tx, props, G_INPUT_STREAM(in),
+				       (guint64)g_file_info_get_size(before), progress, user_data,
+				       cancellable, &fid, error))
+		return FALSE;
+	after = g_file_query_info(file, FILE_STATE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+	if (!after || !same_state(before, after)) {
+		forget_added(tx, fid, NULL);
+		return file_changed(path, error);
+	}
+	if (fid_out)
+		*fid_out = fid;
+	return TRUE;
 }
 
 /* ---- removing and editing ---- */
@@ -372,9 +426,7 @@ static gboolean key_is_settable(const char *key, GError **error)
 {
 	const char *why = NULL;
 
-	if (!*key || strpbrk(key, "=\n"))
-		why = "not a property name";
-	else if (km_properties_is_blob_key(key))
+	if (km_properties_is_blob_key(key))
 		why = "it is binary";
 	else if (strcmp(key, "fid") == 0)
 		why = "the fid is the file's name";
@@ -394,13 +446,9 @@ gboolean km_transaction_set_property(KmTransaction *tx, guint32 fid, const char 
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
 	g_return_val_if_fail(key != NULL, FALSE);
-	if (!km_transaction_check(tx, error) || !key_is_settable(key, error))
+	if (!km_transaction_check(tx, error) || !km_property_check(key, value, error) ||
+	    !key_is_settable(key, error))
 		return FALSE;
-	if (value && !g_utf8_validate(value, -1, NULL)) {
-		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-			    "the value for '%s' is not UTF-8", key);
-		return FALSE;
-	}
 	object = km_transaction_edit(tx, fid, error);
 	if (!object)
 		return FALSE;

@@ -53,12 +53,16 @@ gboolean km_transaction_add_stream(KmTransaction *tx, const KmProperties *props,
 gboolean km_transaction_remove(KmTransaction *tx, guint32 fid, GError **error);
 /*
  * Set a string property (value NULL removes it). `fid`, `type` and the
- * binary properties (playlist, profile) cannot be set this way.
+ * binary properties (playlist, profile) cannot be set this way, and key and
+ * value must pass km_property_check() (km-property-rules.h).
  */
 gboolean km_transaction_set_property(KmTransaction *tx, guint32 fid, const char *key,
 				     const char *value, GError **error);
 
-/* Playlists: type=playlist, title = the name. */
+/*
+ * Playlists: type=playlist, title = the name. Create and rename refuse a
+ * name another playlist has (so that a name says which playlist it is).
+ */
 gboolean km_transaction_playlist_create(KmTransaction *tx, const char *name, guint32 *fid,
 					GError **error);
 gboolean km_transaction_playlist_rename(KmTransaction *tx, guint32 playlist, const char *name,

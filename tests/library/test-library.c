@@ -7,10 +7,13 @@
  */
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <utime.h>
 
 #include "km-fid.h"
 #include "km-image-device.h"
 #include "km-playlist.h"
+#include "km-property-rules.h"
 #include "km-smalldb.h"
 #include "km-verify.h"
 #include "library-test-util.h"
@@ -763,6 +766,106 @@ static void test_cancel(struct fixture *f, gconstpointer unused)
 	tu_assert_verifies_clean(f->lib);
 }
 
+/* Cut a host file to half its size (or rewrite it in place) during its copy. */
+struct change_during_copy {
+	const char *path;
+	gboolean same_size;	/* rewrite a byte and move the time, not cut */
+	gboolean done;
+};
+
+static void change_on_progress(guint64 done, guint64 total, gpointer data)
+{
+	struct change_during_copy *c = data;
+	g_autoptr(GError) error = NULL;
+
+	if (c->done)
+		return;
+	c->done = TRUE;
+	if (c->same_size) {
+		FILE *out = fopen(c->path, "r+");
+
+		g_assert_nonnull(out);
+		g_assert_cmpint(fputc('x', out), ==, 'x');
+		g_assert_cmpint(fclose(out), ==, 0);
+		/* the next second: a file system with coarse times still shows the change */
+		g_assert_cmpint(g_utime(c->path, &(struct utimbuf){ 1, 1 }), ==, 0);
+	} else {
+		g_assert_cmpint(truncate(c->path, (off_t)total / 2), ==, 0);
+	}
+}
+
+/* Issue 16: a file that changes while it is copied is refused, not stored truncated. */
+static void test_file_changed_during_add(struct fixture *f, gconstpointer unused)
+{
+	g_autofree char *cut = tu_host_file("cut", 3u << 20, 11);
+	g_autofree char *rewritten = tu_host_file("rewritten", 3u << 20, 12);
+	g_autofree char *grown = tu_host_file("grown", 3u << 20, 13);
+	g_autoptr(KmProperties) props = tu_track_props(40);
+	struct change_during_copy c = { cut, FALSE, FALSE };
+	KmTransaction *tx = begin(f->lib);
+	guint n_objects = km_library_get_n_objects(f->lib);
+	GError *error = NULL;
+	guint32 fid = 0;
+
+	g_assert_false(km_transaction_add_file(tx, props, cut, change_on_progress, &c, NULL, &fid,
+					       &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_assert_nonnull(strstr(error->message, "changed while it was copied"));
+	g_clear_error(&error);
+	c = (struct change_during_copy){ rewritten, TRUE, FALSE };
+	g_assert_false(km_transaction_add_file(tx, props, rewritten, change_on_progress, &c, NULL,
+					       &fid, &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_assert_nonnull(strstr(error->message, "changed while it was added"));
+	g_clear_error(&error);
+	/* properties made from the file when it was another length */
+	km_properties_set_uint(props, "length", 1000);
+	g_assert_false(km_transaction_add_file(tx, props, grown, NULL, NULL, NULL, &fid, &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_clear_error(&error);
+	tu_commit(tx);
+	g_object_unref(tx);
+	g_assert_cmpuint(km_library_get_n_objects(f->lib), ==, n_objects);
+	tu_assert_verifies_clean(f->lib);
+}
+
+/* Issue 16: one playlist per name, and tag values as km-property-rules.h says. */
+static void test_refused_edits(struct fixture *f, gconstpointer unused)
+{
+	KmTransaction *tx = begin(f->lib);
+	GError *error = NULL;
+	guint32 mix, other, track = f->track[0];
+	g_autofree char *long_title = g_strnfill(KM_PROPERTY_MAX_TEXT + 1, 'x');
+	const char *const bad[][2] = {
+		{ "bad key", "x" }, { "length", "abc" }, { "length", "-1" },
+		{ "length", "4294967296" }, { "tracknr", "0" }, { "year", "99" },
+		{ "play_count", "65536" }, { "title", long_title },
+	};
+
+	g_assert_true(km_transaction_playlist_create(tx, "Mix", &mix, &error));
+	g_assert_true(km_transaction_playlist_create(tx, "Other", &other, &error));
+	g_assert_false(km_transaction_playlist_create(tx, "Mix", NULL, &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_clear_error(&error);
+	g_assert_false(km_transaction_playlist_rename(tx, other, "Mix", &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_clear_error(&error);
+	g_assert_true(km_transaction_playlist_rename(tx, mix, "Mix", &error));
+	g_assert_false(km_transaction_playlist_rename(tx, mix, long_title, &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_clear_error(&error);
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_assert_false(km_transaction_set_property(tx, track, bad[i][0], bad[i][1], &error));
+		g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+		g_clear_error(&error);
+	}
+	g_assert_true(km_transaction_set_property(tx, track, "play_count", "65535", &error));
+	tu_commit(tx);
+	g_object_unref(tx);
+	g_assert_cmpstr(tu_get(f->lib, track, "play_count"), ==, "65535");
+	tu_assert_verifies_clean(f->lib);
+}
+
 static void test_rollback_by_unref(struct fixture *f, gconstpointer unused)
 {
 	g_autoptr(GError) error = NULL;
@@ -898,6 +1001,8 @@ int main(int argc, char **argv)
 	ADD("edit-tags", test_edit_tags);
 	ADD("fid-reuse", test_fid_reuse);
 	ADD("cancel", test_cancel);
+	ADD("file-changed-during-add", test_file_changed_during_add);
+	ADD("refused-edits", test_refused_edits);
 	ADD("rollback-by-unref", test_rollback_by_unref);
 	ADD("duplicates", test_duplicates);
 #undef ADD

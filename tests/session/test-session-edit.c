@@ -79,6 +79,8 @@ static void test_tags(void)
 				 .album = "New Album", .genre = "", .year = "1999",
 				 .track_number = "7" };
 	const KmTagEdit bad = { .title = "Never", .year = "99" };
+	g_autofree char *long_title = g_strnfill(300, 'x');
+	const KmTagEdit too_long = { .title = long_title };
 	g_autoptr(GAsyncResult) result = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmTrack) old = g_object_ref(km_session_lookup_track(session, fids[0]));
@@ -106,6 +108,12 @@ static void test_tags(void)
 	km_session_set_tags_async(session, fids, 1, &bad, NULL, su_store_result, &result);
 	g_assert_false(su_edit_wait(session, &result, &error));
 	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_clear_error(&error);
+	/* the library's rules (km-property-rules.h), as karmactl tag: no 300-byte title */
+	km_session_set_tags_async(session, fids, 1, &too_long, NULL, su_store_result, &result);
+	g_assert_false(su_edit_wait(session, &result, &error));
+	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID);
+	g_assert_nonnull(strstr(error->message, "255 at most"));
 	g_signal_handlers_disconnect_by_data(km_session_get_tracks(session), counts);
 	su_close(session);
 

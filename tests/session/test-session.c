@@ -7,6 +7,9 @@
  */
 #include "session-test-util.h"
 
+#include <string.h>
+#include <unistd.h>
+
 #include "km-demo.h"
 
 static GThread *main_thread;
@@ -261,6 +264,68 @@ static void test_add_skips(void)
 	su_close(session);
 }
 
+/*
+ * Issue 16: a folder reached twice (named twice, and through a link to it)
+ * is walked once, so each of its files is copied once even when copies of
+ * duplicates are asked for.
+ */
+static void test_add_folder_once(void)
+{
+	g_autofree char *image = su_demo_image();
+	KmSession *session = su_open(image);
+	g_autofree char *folder = su_tmp_path("twice");
+	g_autofree char *link = su_tmp_path("twice-link");
+	g_autofree char *in_folder = NULL;
+	char *paths[3] = { folder, link, folder };
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) report = NULL;
+
+	g_assert_cmpint(g_mkdir_with_parents(folder, 0755), ==, 0);
+	g_assert_cmpint(symlink(folder, link), ==, 0);
+	in_folder = su_demo_wav(folder, 210);
+	report = su_add(session, paths, 3, KM_ADD_COPY_DUPLICATES, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(report->counts[KM_ITEM_DONE], ==, 1);
+	g_assert_cmpuint(g_list_model_get_n_items(km_session_get_tracks(session)), ==,
+			 KM_DEMO_TRACKS + 1);
+	su_close(session);
+}
+
+/*
+ * Issue 16: KM_SIM_FAULTS reaches the demo player: an unknown switch fails
+ * the open, saying so; a cable pulled at the first write fails the session.
+ */
+static void test_demo_faults(void)
+{
+	g_autofree char *cache = su_tmp_path("cache-faults");
+	g_autoptr(GAsyncResult) result = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) fids = NULL;
+	const KmTagEdit edit = { .title = "Never" };
+	KmSession *session;
+
+	g_setenv("KM_SIM_FAULTS", "nonsense", TRUE);
+	session = km_session_new_demo(cache);
+	g_assert_false(su_open_session(session, &error));
+	g_assert_nonnull(error);
+	g_assert_nonnull(strstr(error->message, "no fault switch 'nonsense'"));
+	g_clear_error(&error);
+	su_close(session);
+
+	g_setenv("KM_SIM_FAULTS", "unplug-after-writes=1", TRUE);
+	session = km_session_new_demo(cache);
+	g_assert_true(su_open_session(session, &error));
+	g_assert_no_error(error);
+	fids = su_track_fids(session);
+	km_session_set_tags_async(session, (guint32 *)(void *)fids->data, 1, &edit, NULL,
+				  su_store_result, &result);
+	g_assert_false(su_edit_wait(session, &result, &error));
+	g_assert_nonnull(error);
+	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_FAILED);
+	su_close(session);
+	g_unsetenv("KM_SIM_FAULTS");
+}
+
 /* ---- cancel in the middle ------------------------------------------------ */
 
 /*
@@ -457,9 +522,11 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	main_thread = g_thread_self();
 	g_test_add_func("/session/demo", test_demo);
+	g_test_add_func("/session/demo-faults", test_demo_faults);
 	g_test_add_func("/session/add", test_add);
 	g_test_add_func("/session/add-mp3", test_add_mp3);
 	g_test_add_func("/session/add-skips", test_add_skips);
+	g_test_add_func("/session/add-folder-once", test_add_folder_once);
 	g_test_add_func("/session/add-cancel", test_add_cancel);
 	g_test_add_func("/session/add-cancel-item", test_add_cancel_item);
 	g_test_add_func("/session/add-full", test_add_full);
