@@ -127,6 +127,8 @@ static void km_application_about(GSimpleAction *action, GVariant *param, gpointe
 			      "comments", _("Manage the music on a Rio Karma"),
 			      "developers", developers,
 			      "license-type", GTK_LICENSE_GPL_2_0,
+			      "website", HOMEPAGE_URL,
+			      "issue-url", HOMEPAGE_URL "/issues",
 			      NULL);
 }
 

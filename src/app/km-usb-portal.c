@@ -13,6 +13,7 @@
 #include "km-usb-portal.h"
 
 #include <gio/gunixfdlist.h>
+#include <glib/gi18n.h>
 
 #include "km-usb-transport.h"
 
@@ -283,8 +284,8 @@ static void on_finished(GObject *source, GAsyncResult *res, gpointer user_data)
 	}
 	if (!found || !ok || !fds || index < 0 || index >= g_unix_fd_list_get_length(fds))
 		g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_FAILED,
-					"the USB portal did not open the Rio Karma: %s",
-					why ? why : "no file descriptor");
+					_("the USB portal did not open the Rio Karma: %s"),
+					why ? why : _("no file descriptor"));
 	else {
 		int fd = g_unix_fd_list_get(fds, index, &error);
 
@@ -325,8 +326,8 @@ static void on_response(GDBusConnection *bus, const char *sender, const char *pa
 	if (response != 0) {
 		/* 1: the user said no; 2: the portal ended it otherwise */
 		g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-					response == 1 ? "access to the Rio Karma was not allowed"
-						      : "the USB portal did not open the Rio Karma");
+					response == 1 ? _("access to the Rio Karma was not allowed")
+						      : _("the USB portal did not open the Rio Karma"));
 		g_object_unref(task);
 		return;
 	}
