@@ -41,24 +41,24 @@ static void open_player_session(KmWindow *self, KmSession *session, KmPlayerInfo
 }
 
 typedef struct {
-	KmWindow *window;	/* a reference */
+	GWeakRef window;	/* an unanswered portal request must not keep it */
 	KmPlayerInfo *info;
 } Acquiring;
 
 static void on_acquired(GObject *source, GAsyncResult *res, gpointer user_data)
 {
 	Acquiring *acq = user_data;
-	KmWindow *self = acq->window;
+	g_autoptr(KmWindow) self = g_weak_ref_get(&acq->window);
 	g_autoptr(GError) error = NULL;
 	int fd = km_usb_portal_acquire_finish(KM_USB_PORTAL(source), res, &error);
 
-	if (fd >= 0 && g_cancellable_is_cancelled(self->cancellable))
+	if (fd >= 0 && (!self || g_cancellable_is_cancelled(self->cancellable)))
 		close(fd);	/* the window is gone */
 	else if (fd >= 0) {
 		g_autoptr(KmSession) session = km_session_new_for_usb_fd(fd);
 
 		open_player_session(self, session, acq->info);
-	} else if (!g_cancellable_is_cancelled(self->cancellable)) {
+	} else if (self && !g_cancellable_is_cancelled(self->cancellable)) {
 		/* refused or failed: said as a failed open is; plugging in again retries */
 		g_autofree char *message = g_strdup_printf(_("Could not open “%s”: %s"),
 							   _("Rio Karma"), error->message);
@@ -66,7 +66,7 @@ static void on_acquired(GObject *source, GAsyncResult *res, gpointer user_data)
 		g_clear_pointer(&self->hotplug_path, g_free);
 		adw_toast_overlay_add_toast(self->toasts, adw_toast_new(message));
 	}
-	g_object_unref(acq->window);
+	g_weak_ref_clear(&acq->window);
 	km_player_info_unref(acq->info);
 	g_free(acq);
 }
@@ -90,7 +90,7 @@ static void on_player_seen(KmWindow *self, KmPlayerInfo *info)
 		return;
 	}
 	acq = g_new0(Acquiring, 1);
-	acq->window = g_object_ref(self);
+	g_weak_ref_init(&acq->window, self);
 	acq->info = km_player_info_ref(info);
 	km_usb_portal_acquire_async(self->usb_portal, usb_node, self->cancellable, on_acquired,
 				    acq);

@@ -213,6 +213,14 @@ static void on_name_acquired(GDBusConnection *bus, const char *name, gpointer us
 	*(gboolean *)user_data = TRUE;
 }
 
+/* A real portal on the test's bus would answer instead of the mock. */
+static void on_name_lost(GDBusConnection *bus, const char *name, gpointer user_data)
+{
+	(void)bus;
+	(void)user_data;
+	g_error("the mock USB portal could not own %s: is a real portal running?", name);
+}
+
 MockUsbPortal *mock_usb_portal_new(GDBusConnection *bus, gboolean with_usb)
 {
 	MockUsbPortal *p = g_new0(MockUsbPortal, 1);
@@ -228,8 +236,8 @@ MockUsbPortal *mock_usb_portal_new(GDBusConnection *bus, gboolean with_usb)
 		bus, PORTAL_PATH, p->info->interfaces[with_usb ? 0 : 1], &vtable, p, NULL, &error);
 	g_assert_no_error(error);
 	p->name_id = g_bus_own_name_on_connection(bus, "org.freedesktop.portal.Desktop",
-						  G_BUS_NAME_OWNER_FLAGS_NONE, on_name_acquired,
-						  NULL, &owned, NULL);
+						  G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+						  on_name_acquired, on_name_lost, &owned, NULL);
 	while (!owned)
 		g_main_context_iteration(NULL, TRUE);
 	return p;
