@@ -33,8 +33,9 @@ PKGS=(
     # the app, and its tests under Xvfb
     libgtk-4-dev libadwaita-1-dev xvfb xauth
     # translations and desktop integration checks; rsvg-convert renders the
-    # app icons in the validate suite (tests/validate/check-icons.py)
-    gettext desktop-file-utils appstream appstream-util librsvg2-bin
+    # app icons in the validate suite (tests/validate/check-icons.py);
+    # flatpak-builder reads the Flatpak manifests (--show-manifest) there
+    gettext desktop-file-utils appstream appstream-util librsvg2-bin flatpak-builder
     # karmactl's man page (docs/karmactl.1): mandoc -Tlint checks it in the tests
     mandoc
 )

@@ -18,6 +18,7 @@
 struct _KmApplication {
 	AdwApplication parent_instance;
 	KmDeviceMonitor *monitor;	/* players plugged in and out, from startup */
+	KmUsbPortal *usb_portal;	/* inside Flatpak, once the USB portal answered */
 };
 
 G_DEFINE_FINAL_TYPE(KmApplication, km_application, ADW_TYPE_APPLICATION)
@@ -37,8 +38,32 @@ static KmWindow *km_application_get_window(KmApplication *self)
 	if (!win) {
 		win = GTK_WINDOW(km_window_new(self));
 		km_window_set_device_monitor(KM_WINDOW(win), self->monitor);
+		km_window_set_usb_portal(KM_WINDOW(win), self->usb_portal);
 	}
 	return KM_WINDOW(win);
+}
+
+/*
+ * Where the USB portal exists, its device events replace the monitor's
+ * rescan timer and players are opened through it; elsewhere (an older
+ * xdg-desktop-portal) the timer stays and libusb opens /dev/bus/usb itself.
+ */
+static void on_usb_portal(GObject *source, GAsyncResult *res, gpointer data)
+{
+	g_autoptr(KmApplication) self = data;
+	g_autoptr(GError) error = NULL;
+
+	(void)source;
+	self->usb_portal = km_usb_portal_new_finish(res, &error);
+	if (!self->usb_portal) {
+		g_debug("no USB portal, rescanning on a timer: %s", error->message);
+		return;
+	}
+	km_device_monitor_set_rescan_interval(self->monitor, 0);
+	for (GList *l = gtk_application_get_windows(GTK_APPLICATION(self)); l; l = l->next) {
+		if (KM_IS_WINDOW(l->data))
+			km_window_set_usb_portal(l->data, self->usb_portal);
+	}
 }
 
 static gint km_application_handle_local_options(GApplication *app, GVariantDict *options)
@@ -102,6 +127,8 @@ static void km_application_about(GSimpleAction *action, GVariant *param, gpointe
 			      "comments", _("Manage the music on a Rio Karma"),
 			      "developers", developers,
 			      "license-type", GTK_LICENSE_GPL_2_0,
+			      "website", HOMEPAGE_URL,
+			      "issue-url", HOMEPAGE_URL "/issues",
 			      NULL);
 }
 
@@ -134,6 +161,9 @@ static void km_application_startup(GApplication *app)
 
 	G_APPLICATION_CLASS(km_application_parent_class)->startup(app);
 	KM_APPLICATION(app)->monitor = km_device_monitor_new();
+	if (km_device_monitor_in_sandbox() && g_application_get_dbus_connection(app))
+		km_usb_portal_new_async(g_application_get_dbus_connection(app), NULL,
+					on_usb_portal, g_object_ref(app));
 	/* the files of the last run's drags: their receivers are done with them */
 	km_drag_folders_clean();
 	g_action_map_add_action_entries(G_ACTION_MAP(app), km_application_actions,
@@ -146,6 +176,7 @@ static void km_application_startup(GApplication *app)
 static void km_application_dispose(GObject *object)
 {
 	g_clear_object(&KM_APPLICATION(object)->monitor);
+	g_clear_object(&KM_APPLICATION(object)->usb_portal);
 	G_OBJECT_CLASS(km_application_parent_class)->dispose(object);
 }
 

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <unistd.h>
 
 #include "km-demo.h"
 #include "km-karma-usb.h"
@@ -21,6 +22,7 @@
 typedef struct {
 	char *image;		/* the demo: the image behind the simulated player */
 	guint8 bus, address;	/* a real player; bus 0: the first one found */
+	int fd;			/* or its node from the USB portal, until opened; else -1 */
 	struct km_karma_usb *usb;
 	/* the demo's simulated player, and the faults KM_SIM_FAULTS arms once it is open */
 	struct km_sim_karma *sim;
@@ -52,7 +54,10 @@ static struct km_usb_transport *open_transport(KarmaSource *source, GError **err
 		set_device_error(error, err ? -err : errno, msg);
 		return NULL;
 	}
-	err = km_usb_libusb_open(source->bus, source->address, &t, msg, sizeof(msg));
+	if (source->fd >= 0)	/* the transport owns it from here */
+		err = km_usb_libusb_open_fd(g_steal_fd(&source->fd), &t, msg, sizeof(msg));
+	else
+		err = km_usb_libusb_open(source->bus, source->address, &t, msg, sizeof(msg));
 	if (err < 0)
 		set_device_error(error, -err, msg);
 	return err < 0 ? NULL : t;
@@ -101,6 +106,8 @@ static void karma_free(gpointer data)
 	KarmaSource *source = data;
 
 	karma_close(source, NULL);
+	if (source->fd >= 0)
+		close(source->fd);
 	g_free(source->image);
 	g_free(source);
 }
@@ -117,6 +124,15 @@ KmSession *km_session_new_for_usb(guint8 bus, guint8 address)
 
 	source->bus = bus;
 	source->address = address;
+	source->fd = -1;
+	return km_session_new_for_source(_("Rio Karma"), &usb_funcs, source);
+}
+
+KmSession *km_session_new_for_usb_fd(int fd)
+{
+	KarmaSource *source = g_new0(KarmaSource, 1);
+
+	source->fd = fd;
 	return km_session_new_for_source(_("Rio Karma"), &usb_funcs, source);
 }
 
@@ -173,5 +189,6 @@ KmSession *km_session_new_demo(const char *cache_dir)
 	KarmaSource *source = g_new0(KarmaSource, 1);
 
 	source->image = g_build_filename(cache_dir, "karma-manager", "demo-karma.img", NULL);
+	source->fd = -1;
 	return km_session_new_for_source(_("Demo Player"), &demo_funcs, source);
 }

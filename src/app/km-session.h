@@ -112,6 +112,8 @@ KmSession *km_session_new_demo(const char *cache_dir);
  * gives the udev rule and the command that installs it.
  */
 KmSession *km_session_new_for_usb(guint8 bus, guint8 address);
+/* The same on its usbdevfs node opened by the USB portal; the session owns fd. */
+KmSession *km_session_new_for_usb_fd(int fd);
 /* Other sources (tests): km-session-source.h. */
 
 const char *km_session_get_name(KmSession *session);

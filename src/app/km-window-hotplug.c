@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <unistd.h>
 
 #include "km-player-view.h"
 #include "km-window-private.h"
@@ -32,21 +33,67 @@ static KmSession *session_for_player(KmPlayerInfo *info)
 				      (guint8)km_player_info_get_address(info));
 }
 
+static void open_player_session(KmWindow *self, KmSession *session, KmPlayerInfo *info)
+{
+	/* which player it is, for the backup offered once per player */
+	km_session_set_serial(session, km_player_info_get_serial(info));
+	km_window_open_session(self, session);
+}
+
+typedef struct {
+	GWeakRef window;	/* an unanswered portal request must not keep it */
+	KmPlayerInfo *info;
+} Acquiring;
+
+static void on_acquired(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	Acquiring *acq = user_data;
+	g_autoptr(KmWindow) self = g_weak_ref_get(&acq->window);
+	g_autoptr(GError) error = NULL;
+	int fd = km_usb_portal_acquire_finish(KM_USB_PORTAL(source), res, &error);
+
+	if (fd >= 0 && (!self || g_cancellable_is_cancelled(self->cancellable)))
+		close(fd);	/* the window is gone */
+	else if (fd >= 0) {
+		g_autoptr(KmSession) session = km_session_new_for_usb_fd(fd);
+
+		open_player_session(self, session, acq->info);
+	} else if (self && !g_cancellable_is_cancelled(self->cancellable)) {
+		/* refused or failed: said as a failed open is; plugging in again retries */
+		g_autofree char *message = g_strdup_printf(_("Could not open “%s”: %s"),
+							   _("Rio Karma"), error->message);
+
+		g_clear_pointer(&self->hotplug_path, g_free);
+		adw_toast_overlay_add_toast(self->toasts, adw_toast_new(message));
+	}
+	g_weak_ref_clear(&acq->window);
+	km_player_info_unref(acq->info);
+	g_free(acq);
+}
+
 static void on_player_seen(KmWindow *self, KmPlayerInfo *info)
 {
 	KmPlayerAccess access = km_player_info_get_access(info);
 	g_autofree char *explanation = km_player_access_explain(access);
+	const char *usb_node = km_player_info_get_usb_node(info);
 	g_autoptr(KmSession) session = NULL;
+	Acquiring *acq;
 
 	km_window_set_permission_problem(self, access == KM_PLAYER_ACCESS_NO_PERMISSION ?
 					 explanation : NULL);
 	if (access != KM_PLAYER_ACCESS_OK || self->hotplug_path || self->player_view)
 		return;
 	self->hotplug_path = g_strdup(km_player_info_get_sysfs_path(info));
-	session = session_for_player(info);
-	/* which player it is, for the backup offered once per player */
-	km_session_set_serial(session, km_player_info_get_serial(info));
-	km_window_open_session(self, session);
+	if (!self->usb_portal || !km_usb_portal_has_node(self->usb_portal, usb_node)) {
+		session = session_for_player(info);
+		open_player_session(self, session, info);
+		return;
+	}
+	acq = g_new0(Acquiring, 1);
+	g_weak_ref_init(&acq->window, self);
+	acq->info = km_player_info_ref(info);
+	km_usb_portal_acquire_async(self->usb_portal, usb_node, self->cancellable, on_acquired,
+				    acq);
 }
 
 static void on_player_gone(KmWindow *self, KmPlayerInfo *info)
@@ -66,8 +113,8 @@ static void on_player_gone(KmWindow *self, KmPlayerInfo *info)
 
 /*
  * Inside Flatpak no uevents arrive (the monitor then also rescans on a slow
- * timer): a player plugged in while the user was elsewhere is found as soon
- * as the window comes back to the front.
+ * timer where there is no USB portal): a player plugged in while the user was
+ * elsewhere is found as soon as the window comes back to the front.
  */
 static void on_active_changed(KmWindow *self, GParamSpec *pspec, gpointer data)
 {
@@ -98,4 +145,22 @@ void km_window_set_device_monitor(KmWindow *self, KmDeviceMonitor *monitor)
 	players = km_device_monitor_get_players(monitor);
 	for (guint i = 0; i < players->len; i++)
 		on_player_seen(self, players->pdata[i]);
+}
+
+/* The portal saw a player come or go: the monitor reads them all again. */
+static void on_portal_changed(KmWindow *self)
+{
+	if (self->monitor)
+		km_device_monitor_rescan(self->monitor);
+}
+
+void km_window_set_usb_portal(KmWindow *self, KmUsbPortal *portal)
+{
+	g_return_if_fail(KM_IS_WINDOW(self));
+	if (self->usb_portal)
+		g_signal_handlers_disconnect_by_data(self->usb_portal, self);
+	g_set_object(&self->usb_portal, portal);
+	if (portal)
+		g_signal_connect_object(portal, "changed", G_CALLBACK(on_portal_changed), self,
+					G_CONNECT_SWAPPED);
 }

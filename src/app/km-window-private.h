@@ -6,6 +6,7 @@
 #pragma once
 
 #include "km-device-monitor.h"
+#include "km-usb-portal.h"
 #include "km-window.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,7 @@ struct _KmWindow {
 	GCancellable *cancellable;	/* cancelled in dispose */
 	char *message;
 	KmDeviceMonitor *monitor;	/* NULL: no hotplug */
+	KmUsbPortal *usb_portal;	/* inside Flatpak, where it exists: else NULL */
 	char *hotplug_path;		/* sysfs path of the plugged-in player we opened */
 	/* close the window once the player is closed (closed while copying, or undoable) */
 	gboolean close_after_eject;

@@ -225,6 +225,7 @@ static void km_window_dispose(GObject *object)
 
 	g_cancellable_cancel(self->cancellable);
 	km_window_set_device_monitor(self, NULL);
+	km_window_set_usb_portal(self, NULL);
 	remove_player_view(self);
 	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_WINDOW);
 	G_OBJECT_CLASS(km_window_parent_class)->dispose(object);

@@ -9,6 +9,7 @@
 
 #include "km-application.h"
 #include "km-device-monitor.h"
+#include "km-usb-portal.h"
 #include "km-session.h"
 
 G_BEGIN_DECLS
@@ -38,5 +39,10 @@ void km_window_set_permission_problem(KmWindow *self, const char *explanation);
  * unplugged closes its view (km-window-hotplug.c).
  */
 void km_window_set_device_monitor(KmWindow *self, KmDeviceMonitor *monitor);
+/*
+ * Inside Flatpak: players come and go by the USB portal's events (a rescan
+ * of the monitor each) and are opened through the portal (NULL: directly).
+ */
+void km_window_set_usb_portal(KmWindow *self, KmUsbPortal *portal);
 
 G_END_DECLS

@@ -155,8 +155,7 @@ guint km_device_monitor_get_rescan_interval(KmDeviceMonitor *self)
 	return self->rescan_interval;
 }
 
-/* TRUE inside a Flatpak sandbox (/.flatpak-info exists). */
-static gboolean km_device_monitor_in_sandbox(void)
+gboolean km_device_monitor_in_sandbox(void)
 {
 	return g_file_test("/.flatpak-info", G_FILE_TEST_EXISTS);
 }

@@ -8,7 +8,8 @@
  * (for instance the block node appeared) and "player-removed" follow from
  * the difference. km_device_monitor_rescan() does the same for every player
  * at once; the monitor runs it when it starts, and on a timer when
- * "rescan-interval" is set, because inside Flatpak uevents do not arrive.
+ * "rescan-interval" is set, because inside Flatpak uevents do not arrive
+ * (the app turns the timer off where the USB portal's events stand in).
  *
  * Players are matched by VID:PID only (045a:5210): the Karma's interface
  * class is 0, so no class match can find it. Signals that follow a uevent
@@ -30,6 +31,9 @@ G_BEGIN_DECLS
 
 #define KM_TYPE_DEVICE_MONITOR (km_device_monitor_get_type())
 G_DECLARE_FINAL_TYPE(KmDeviceMonitor, km_device_monitor, KM, DEVICE_MONITOR, GObject)
+
+/* TRUE inside a Flatpak sandbox (/.flatpak-info exists). */
+gboolean km_device_monitor_in_sandbox(void);
 
 /* Listens for uevents; rescans every few seconds inside Flatpak. */
 KmDeviceMonitor *km_device_monitor_new(void);

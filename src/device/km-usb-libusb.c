@@ -11,6 +11,7 @@
 #include <libusb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "km-fail.h"
 
@@ -23,6 +24,7 @@ struct km_usb_libusb {
 	libusb_context *ctx;
 	libusb_device_handle *handle;
 	bool reattach;		/* a kernel driver was detached at open */
+	int fd;			/* the node the portal gave, or -1: libusb opened it */
 };
 
 /* The libusb error code as the negative errno of km-usb-transport.h. */
@@ -106,6 +108,8 @@ static void usb_teardown(struct km_usb_libusb *u, bool claimed)
 	}
 	if (u->ctx)
 		libusb_exit(u->ctx);
+	if (u->fd >= 0)
+		close(u->fd);	/* a wrapped handle leaves its fd open */
 	free(u);
 }
 
@@ -284,12 +288,11 @@ static int clear_halts(struct km_usb_libusb *u, char *msg, size_t msglen)
 	return 0;
 }
 
-static int open_device(struct km_usb_libusb *u, libusb_device *dev, char *msg, size_t msglen)
+/* On an open handle: interface 0 from its kernel driver, claimed, endpoints clean. */
+static int take_interface(struct km_usb_libusb *u, char *msg, size_t msglen)
 {
-	int err = open_handle(u, dev, msg, msglen);
+	int err = detach_kernel_driver(u, msg, msglen);
 
-	if (!err)
-		err = detach_kernel_driver(u, msg, msglen);
 	if (!err)
 		err = claim_interface(u, msg, msglen);
 	if (err)
@@ -298,6 +301,13 @@ static int open_device(struct km_usb_libusb *u, libusb_device *dev, char *msg, s
 	if (err)
 		libusb_release_interface(u->handle, KARMA_INTERFACE);
 	return err;
+}
+
+static int open_device(struct km_usb_libusb *u, libusb_device *dev, char *msg, size_t msglen)
+{
+	int err = open_handle(u, dev, msg, msglen);
+
+	return err ? err : take_interface(u, msg, msglen);
 }
 
 int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **out, char *msg,
@@ -311,6 +321,7 @@ int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **o
 	if (!u)
 		return km_fail(-ENOMEM, msg, msglen, "out of memory");
 	u->base.ops = &usb_ops;
+	u->fd = -1;
 	r = libusb_init(&u->ctx);
 	if (r) {
 		u->ctx = NULL;
@@ -327,6 +338,40 @@ int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **o
 	}
 	err = open_device(u, dev, msg, msglen);
 	libusb_unref_device(dev);
+	if (err) {
+		usb_teardown(u, false);
+		return err;
+	}
+	*out = &u->base;
+	return 0;
+}
+
+int km_usb_libusb_open_fd(int fd, struct km_usb_transport **out, char *msg, size_t msglen)
+{
+	struct km_usb_libusb *u = calloc(1, sizeof(*u));
+	int r, err;
+
+	*out = NULL;
+	if (!u) {
+		close(fd);
+		return km_fail(-ENOMEM, msg, msglen, "out of memory");
+	}
+	u->base.ops = &usb_ops;
+	u->fd = fd;
+	r = libusb_init(&u->ctx);
+	if (r) {
+		u->ctx = NULL;
+		usb_teardown(u, false);
+		return km_fail(-EIO, msg, msglen, "cannot start libusb: %s", libusb_strerror(r));
+	}
+	r = libusb_wrap_sys_device(u->ctx, (intptr_t)fd, &u->handle);
+	if (r) {
+		u->handle = NULL;
+		usb_teardown(u, false);
+		return km_fail(r == LIBUSB_ERROR_NO_DEVICE ? -ENODEV : -EIO, msg, msglen,
+			       "cannot use the Rio Karma the portal gave: %s", libusb_strerror(r));
+	}
+	err = take_interface(u, msg, msglen);
 	if (err) {
 		usb_teardown(u, false);
 		return err;

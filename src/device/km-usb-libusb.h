@@ -42,6 +42,12 @@ int km_usb_libusb_list(struct km_usb_karma_info *out, size_t max, char *msg, siz
 int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **out, char *msg,
 		       size_t msglen);
 
+/*
+ * The same on a usbdevfs node already open (the USB portal's fd), which the
+ * transport owns from now on, also when this fails (it is closed then).
+ */
+int km_usb_libusb_open_fd(int fd, struct km_usb_transport **out, char *msg, size_t msglen);
+
 /* Parses "BUS:ADDR" (decimal, 1..255, up to 3 digits each). False when malformed. */
 bool km_usb_libusb_parse_location(const char *s, uint8_t *bus, uint8_t *address);
 

@@ -45,14 +45,14 @@ void km_test_mark_backup_offered(KmSession *session)
 	g_settings_set_strv(settings, "offered-backup-serials", (const char *const *)updated);
 }
 
-static KmWindow *open_window(const char *image, gboolean offered)
+static KmWindow *open_window(const char *image, gboolean offered, int width, int height)
 {
 	KmWindow *win = g_object_ref(km_window_new(NULL));
 	g_autoptr(KmSession) session = km_session_new_for_path(image);
 
 	if (offered)
 		km_test_mark_backup_offered(session);
-	gtk_window_set_default_size(GTK_WINDOW(win), 1200, 720);
+	gtk_window_set_default_size(GTK_WINDOW(win), width, height);
 	gtk_window_present(GTK_WINDOW(win));
 	km_window_open_session(win, session);
 	km_test_wait_until(km_window_get_player_view(win) != NULL);
@@ -61,12 +61,17 @@ static KmWindow *open_window(const char *image, gboolean offered)
 
 KmWindow *km_test_open_window(const char *image)
 {
-	return open_window(image, TRUE);
+	return open_window(image, TRUE, 1200, 720);
+}
+
+KmWindow *km_test_open_window_sized(const char *image, int width, int height)
+{
+	return open_window(image, TRUE, width, height);
 }
 
 KmWindow *km_test_open_window_offering(const char *image)
 {
-	return open_window(image, FALSE);
+	return open_window(image, FALSE, 1200, 720);
 }
 
 void km_test_close_window(KmWindow *win)

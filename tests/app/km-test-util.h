@@ -34,6 +34,8 @@ char *km_test_make_image(guint n);
  * so that its changes run at once.
  */
 KmWindow *km_test_open_window(const char *image);
+/* The same at a given size (the screenshots'). */
+KmWindow *km_test_open_window_sized(const char *image, int width, int height);
 /* The same, without the mark: the first change brings the backup offer. */
 KmWindow *km_test_open_window_offering(const char *image);
 /* Records session's player as offered a backup already (the GSettings key). */

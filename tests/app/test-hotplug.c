@@ -3,7 +3,9 @@
  * test-hotplug.c - the window and KmDeviceMonitor under umockdev (run through
  * umockdev-wrapper, inside Xvfb): a Rio Karma whose disk holds a demo image
  * is plugged in and the player view opens by itself; it is unplugged and the
- * start page comes back and says so. The devices are tests/hotplug's.
+ * start page comes back and says so. Inside Flatpak's way: no uevents and no
+ * timer, a Karma plugged in is found through the (mock) USB portal's device
+ * event and asked of the portal (whose user refuses here). The devices are tests/hotplug's.
  */
 #include "km-test-util.h"
 
@@ -14,6 +16,8 @@
 #include "hotplug-testbed.h"
 #include "km-demo.h"
 #include "km-karma-image.h"
+#include "km-window-private.h"
+#include "mock-usb-portal.h"
 
 #define N_TRACKS 3
 
@@ -60,6 +64,8 @@ static void test_plug_and_unplug(void)
 	km_test_wait_until(km_window_get_player_view(win) != NULL);
 	km_test_wait_until(g_list_model_get_n_items(km_session_get_tracks(km_test_session(win))) ==
 			   N_TRACKS);
+	/* it could be opened: the start page had no udev rule to show */
+	g_assert_false(gtk_widget_get_visible(win->permission_box));
 
 	/* a track deleted, its undo toast still up (confirmations off) */
 	g_settings_set_boolean(settings, "confirm-delete", FALSE);
@@ -85,9 +91,71 @@ static void test_plug_and_unplug(void)
 	g_assert_cmpint(g_rmdir(dir), ==, 0);
 }
 
+static void on_done(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	(void)source;
+	*(GAsyncResult **)user_data = g_object_ref(res);
+}
+
+/* The portal on the test's session bus, from a connection of its own. */
+static GDBusConnection *service_connection(void)
+{
+	g_autoptr(GError) error = NULL;
+	GDBusConnection *c = g_dbus_connection_new_for_address_sync(
+		g_getenv("DBUS_SESSION_BUS_ADDRESS"),
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+		G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL, NULL, &error);
+
+	g_assert_no_error(error);
+	return c;
+}
+
+static void test_portal(void)
+{
+	Fixture f = { 0 };
+	g_autoptr(GDBusConnection) service = service_connection();
+	g_autoptr(GDBusConnection) bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, NULL);
+	g_autoptr(GAsyncResult) res = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmUsbPortal) portal = NULL;
+	MockUsbPortal *mock = mock_usb_portal_new(service, TRUE);
+	KmWindow *win;
+
+	/* the fd's way is test-usb-portal's and test-usb-libusb's (open-fd) */
+	mock_usb_portal_set_answer(mock, 1, NULL);
+	fixture_setup(&f, NULL);
+	win = g_object_ref(km_window_new(NULL));
+	gtk_window_present(GTK_WINDOW(win));
+	/* as inside Flatpak with the portal: no uevents, no rescan timer */
+	f.mon = g_object_new(KM_TYPE_DEVICE_MONITOR, "uevents", FALSE, NULL);
+	g_assert_cmpuint(km_device_monitor_get_rescan_interval(f.mon), ==, 0);
+	km_window_set_device_monitor(win, f.mon);
+	km_usb_portal_new_async(bus, NULL, on_done, &res);
+	km_test_wait_until(res != NULL);
+	portal = km_usb_portal_new_finish(res, &error);
+	g_assert_no_error(error);
+	km_window_set_usb_portal(win, portal);
+
+	/* plugged in: only the portal's event can tell the window */
+	add_karma(&f);
+	settle();
+	g_assert_cmpuint(mock_usb_portal_get_n_acquired(mock), ==, 0);
+	mock_usb_portal_add(mock, "karma1", "/dev/bus/usb/001/002", "045a", "5210");
+	/* found, and asked of the portal, whose user says no: nothing opened, a toast */
+	km_test_wait_until(mock_usb_portal_get_n_acquired(mock) == 1);
+	g_assert_false(gtk_widget_get_visible(win->permission_box));
+	km_test_wait_until(win->hotplug_path == NULL);
+	g_assert_null(km_window_get_player_view(win));
+
+	km_test_close_window(win);
+	fixture_teardown(&f, NULL);
+	mock_usb_portal_free(mock);
+}
+
 int main(int argc, char **argv)
 {
 	km_test_init(&argc, &argv);
 	g_test_add_func("/app/hotplug/plug-and-unplug", test_plug_and_unplug);
+	g_test_add_func("/app/hotplug/usb-portal", test_portal);
 	return g_test_run();
 }

@@ -6,6 +6,7 @@
  * can stall, go silent or vanish. Run under umockdev-wrapper.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <linux/capability.h>
@@ -442,6 +443,52 @@ static void test_parse_location(void)
 		g_assert_false(km_usb_libusb_parse_location(bad[i], &bus, &addr));
 }
 
+/*
+ * The USB portal's way: the node opened elsewhere, its fd wrapped by libusb;
+ * the interface is claimed and bytes flow as on the usual open, and closing
+ * the transport closes the fd.
+ */
+static void test_open_fd(struct fixture *fx, gconstpointer data)
+{
+	struct km_umockdev_karma_counts c;
+	char buf[16];
+	size_t done;
+	int fd = open(km_umockdev_karma_node(fx->karma), O_RDWR | O_CLOEXEC);
+	int err;
+
+	g_assert_cmpint(fd, >=, 0);
+	err = km_usb_libusb_open_fd(fd, &fx->t, fx->msg, sizeof(fx->msg));
+	if (err)
+		g_test_message("open_fd: %s", fx->msg);
+	g_assert_cmpint(err, ==, 0);
+	km_umockdev_karma_counts(fx->karma, &c);
+	g_assert_cmpuint(c.claims, ==, 1);
+	fake_reply(fx->dev, "portal", 6);
+	g_assert_cmpint(fx->t->ops->bulk_in(fx->t, buf, sizeof(buf), &done, TIMEOUT_MS), ==, 0);
+	g_assert_cmpmem(buf, done, "portal", 6);
+	fx->t->ops->close(fx->t);
+	fx->t = NULL;
+	errno = 0;
+	g_assert_cmpint(fcntl(fd, F_GETFD), ==, -1);
+	g_assert_cmpint(errno, ==, EBADF);
+}
+
+/* An fd that is not a usbdevfs node: refused with a sentence, and closed. */
+static void test_open_fd_not_usb(void)
+{
+	struct km_usb_transport *t = NULL;
+	char msg[256] = "";
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(km_usb_libusb_open_fd(fd, &t, msg, sizeof(msg)), <, 0);
+	g_assert_null(t);
+	g_assert_nonnull(strstr(msg, "Rio Karma"));
+	errno = 0;
+	g_assert_cmpint(fcntl(fd, F_GETFD), ==, -1);
+	g_assert_cmpint(errno, ==, EBADF);
+}
+
 #define ADD(name, opts, fn) \
 	g_test_add(name, struct fixture, opts, fixture_setup, fn, fixture_teardown)
 
@@ -465,5 +512,7 @@ int main(int argc, char **argv)
 	ADD("/usb-libusb/unplug", NULL, test_unplug);
 	ADD("/usb-libusb/no-permission", NULL, test_no_permission);
 	ADD("/usb-libusb/busy", NULL, test_busy);
+	ADD("/usb-libusb/open-fd", NULL, test_open_fd);
+	g_test_add_func("/usb-libusb/open-fd-not-usb", test_open_fd_not_usb);
 	return g_test_run();
 }

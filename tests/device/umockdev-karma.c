@@ -38,7 +38,7 @@ static char *karma_record(const struct km_umockdev_karma *k)
 	for (size_t i = 0; i < sizeof(karma_descriptors); i++)
 		g_string_append_printf(hex, "%02X", karma_descriptors[i]);
 	record = g_strdup_printf(
-		"P: %s\nN: bus/usb/%03u/%03u\n"
+		"P: %s\nN: bus/usb/%03u/%03u=%s\n"
 		"E: SUBSYSTEM=usb\nE: DEVTYPE=usb_device\nE: DEVNAME=%s\n"
 		"E: BUSNUM=%03u\nE: DEVNUM=%03u\nE: MAJOR=189\nE: MINOR=%u\n"
 		"E: PRODUCT=45a/5210/101\nE: TYPE=0/0/0\nE: DRIVER=usb\n"
@@ -47,7 +47,7 @@ static char *karma_record(const struct km_umockdev_karma *k)
 		"A: manufacturer=Rio\\n\nA: product=Rio Karma\\n\nA: serial=%s\\n\n"
 		"A: bConfigurationValue=1\\n\nA: bNumInterfaces= 1\\n\nA: dev=189:%u\\n\n"
 		"H: descriptors=%s\n\n",
-		k->syspath + strlen("/sys"), bus, addr, k->node, bus, addr, minor, bus, addr,
+		k->syspath + strlen("/sys"), bus, addr, hex->str, k->node, bus, addr, minor, bus, addr,
 		k->opts.serial, minor, hex->str);
 	g_string_free(hex, TRUE);
 	return record;
@@ -186,6 +186,17 @@ static int get_capabilities(UMockdevIoctlClient *client)
 	return 0;
 }
 
+/* The device number: what libusb asks of an fd it is given (libusb_wrap_sys_device). */
+static int connect_info(struct km_umockdev_karma *k, UMockdevIoctlClient *client)
+{
+	UMockdevIoctlData *d = umockdev_karma_arg(client, sizeof(struct usbdevfs_connectinfo));
+	struct usbdevfs_connectinfo ci = { .devnum = k->opts.address, .slow = 0 };
+
+	memcpy(d->data, &ci, sizeof(ci));
+	g_object_unref(d);
+	return 0;
+}
+
 /* Every ioctl but the URBs; returns the errno (0: success, *ret the result). */
 static int plain_ioctl(struct km_umockdev_karma *k, UMockdevIoctlClient *client,
 		       unsigned long req, long *ret)
@@ -193,6 +204,8 @@ static int plain_ioctl(struct km_umockdev_karma *k, UMockdevIoctlClient *client,
 	switch (req) {
 	case USBDEVFS_GET_CAPABILITIES:
 		return get_capabilities(client);
+	case USBDEVFS_CONNECTINFO:
+		return connect_info(k, client);
 	case USBDEVFS_GETDRIVER:
 		return get_driver(k, client);
 	case USBDEVFS_IOCTL:

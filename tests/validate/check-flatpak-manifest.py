@@ -1,29 +1,43 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""check-flatpak-manifest.py - what can be checked of the Flatpak manifest offline.
+"""check-flatpak-manifest.py - what can be checked of a Flatpak manifest offline.
 
-    check-flatpak-manifest.py MANIFEST APP_ID COMMAND METAINFO README MESON_OPTIONS
+    check-flatpak-manifest.py KIND MANIFEST APP_ID COMMAND METAINFO README MESON_OPTIONS
+                              VERSION FLATPAK_BUILDER
 
-flatpak-builder needs the network and the runtime, so this checks the parts we
-rely on instead: the ids and the command agree with the build, the runtime, the
-finish-args are narrow and each is justified in the README, every module but
-the app is pinned by a checksum, and the app's meson options exist.
+KIND is "dev" (flatpak/: the app from this source tree) or "flathub"
+(flatpak/flathub/: the app from its git repository at the release's tag).
+Building needs the network and the runtime, so this checks what we rely on:
+flatpak-builder --show-manifest reads it; the ids and the command agree with
+the build; the runtime; the finish-args are narrow (no --device=all, no host
+files, no whole bus), --device=usb comes with the Flatpak version that knows
+it, --usb= names the Rio Karma, and each is justified in the README; every
+module but the app is pinned and none rebuilds a library the runtime ships;
+the app's meson options exist and none turns warnings back off; the Flathub
+app is the metainfo's repository at the tag of this version.
 """
 
 import json
 import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
 from tap import Tap
 
-# Permissions the app must not ask for: files go through the portals, and the
-# app needs neither bus wholesale.
+# Permissions the app must not ask for: files go through the portals, the
+# player needs only USB, and the app needs neither bus wholesale.
 FORBIDDEN = re.compile(r"^--(filesystem=(host|host-os|host-etc|home)(:.*)?"
-                       r"|socket=(system|session)-bus)$")
+                       r"|socket=(system|session)-bus|device=all)$")
 # meson's own options that config-opts may set besides meson_options.txt.
 MESON_BUILTINS = {"buildtype", "werror", "warning_level", "default_library", "prefix",
                   "libdir", "debug", "optimization", "strip", "b_lto", "b_ndebug"}
+# Libraries the GNOME runtime (freedesktop-sdk 25.08 below it) ships: a module
+# building one again would be a second copy.
+RUNTIME_LIBRARIES = {"libusb", "taglib", "libgudev", "gudev"}
+# --device=usb: Flatpak 1.15.11 and later (older ones ignore it).
+DEVICE_USB_VERSION = (1, 15, 11)
+KARMA_USB_QUERY = "--usb=vnd:045a+dev:5210"
 
 
 def declared_options(path):
@@ -46,32 +60,44 @@ def source_pinned(src):
     return kind == "patch"  # a patch file lives in this repository
 
 
-def main(argv):
-    manifest_path, app_id, command, metainfo, readme_path, options_path = argv[1:7]
-    tap = Tap()
+def required_version(args):
+    for a in args:
+        m = re.fullmatch(r"--require-version=(\d+)\.(\d+)\.(\d+)", a)
+        if m:
+            return tuple(int(x) for x in m.groups())
+    return None
+
+
+def check_show_manifest(tap, flatpak_builder, path, app_id):
+    """flatpak-builder itself parses the manifest (no network, no runtime)."""
     try:
-        with open(manifest_path, encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError) as e:
-        tap.check(False, "the manifest is valid JSON", e)
-        return tap.done()
-    tap.check(True, "the manifest is valid JSON")
+        out = subprocess.run([flatpak_builder, "--show-manifest", path], capture_output=True,
+                             text=True, timeout=60, check=False)
+    except OSError as e:
+        tap.check(False, "flatpak-builder --show-manifest reads it", e)
+        return
+    shown = {}
+    if out.returncode == 0:
+        try:
+            shown = json.loads(out.stdout)
+        except ValueError:
+            pass
+    tap.check(out.returncode == 0 and shown.get("id", shown.get("app-id")) == app_id,
+              "flatpak-builder --show-manifest reads it, with the app id",
+              out.stderr or out.stdout[:400])
 
-    got_id = manifest.get("app-id", manifest.get("id"))
-    tap.check(got_id == app_id, "app-id is the app id", f"{got_id!r} != {app_id!r}")
-    meta_id = ET.parse(metainfo).getroot().findtext("id")
-    tap.check(got_id == meta_id, "app-id is the metainfo's id", f"{got_id!r} != {meta_id!r}")
-    tap.check(manifest.get("command") == command, f"command is {command}",
-              manifest.get("command"))
-    tap.check(manifest.get("runtime") == "org.gnome.Platform"
-              and re.fullmatch(r"\d+", str(manifest.get("runtime-version", ""))),
-              "runtime is org.gnome.Platform with a stable version",
-              f"{manifest.get('runtime')} {manifest.get('runtime-version')}")
-    tap.check(manifest.get("sdk") == "org.gnome.Sdk", "sdk is org.gnome.Sdk", manifest.get("sdk"))
 
-    args = manifest.get("finish-args", [])
+def check_finish_args(tap, args, readme_path):
     bad = [a for a in args if FORBIDDEN.match(a)]
-    tap.check(args and not bad, "finish-args: no host files, no whole bus", bad or "none at all")
+    tap.check(args and not bad, "finish-args: no --device=all, no host files, no whole bus",
+              bad or "none at all")
+    if "--device=usb" in args:
+        need = required_version(args)
+        tap.check(need is not None and need >= DEVICE_USB_VERSION,
+                  "--device=usb comes with --require-version=1.15.11 or later", need)
+    usb = [a for a in args if a.startswith("--usb=")]
+    tap.check(usb == [KARMA_USB_QUERY], f"the USB portal may show the Rio Karma only "
+              f"({KARMA_USB_QUERY})", usb)
     with open(readme_path, encoding="utf-8") as f:
         section = flatpak_section(f.read())
     # A justification is a table row: | `--arg` | why |
@@ -80,8 +106,58 @@ def main(argv):
               "every finish-arg has its row in the README's Flatpak section",
               missing or "no Flatpak section in the README")
 
+
+def check_app_source(tap, kind, app, metainfo_root, version):
+    srcs = app.get("sources")
+    if kind == "dev":
+        tap.check(srcs == [{"type": "dir", "path": ".."}],
+                  "the app is built from this source tree", srcs)
+        return
+    home = metainfo_root.findtext("url[@type='vcs-browser']") or ""
+    src = srcs[0] if isinstance(srcs, list) and len(srcs) == 1 else {}
+    tap.check(src.get("type") == "git" and src.get("url") == home + ".git",
+              "the app is built from the metainfo's repository (vcs-browser + .git)",
+              f"{src.get('url')!r}, metainfo {home!r}")
+    tap.check(src.get("tag") == "v" + version and source_pinned(src),
+              f"at the tag v{version} and its commit", src)
+    releases = [r.get("version") for r in metainfo_root.iter("release")]
+    tap.check(releases[:1] == [version], "the metainfo's newest release is this version",
+              releases[:1])
+
+
+def main(argv):
+    (kind, manifest_path, app_id, command, metainfo, readme_path, options_path, version,
+     flatpak_builder) = argv[1:10]
+    tap = Tap()
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as e:
+        tap.check(False, "the manifest is valid JSON", e)
+        return tap.done()
+    tap.check(True, "the manifest is valid JSON")
+    check_show_manifest(tap, flatpak_builder, manifest_path, app_id)
+
+    got_id = manifest.get("id", manifest.get("app-id"))
+    tap.check(got_id == app_id, "id is the app id", f"{got_id!r} != {app_id!r}")
+    metainfo_root = ET.parse(metainfo).getroot()
+    meta_id = metainfo_root.findtext("id")
+    tap.check(got_id == meta_id, "id is the metainfo's id", f"{got_id!r} != {meta_id!r}")
+    tap.check(manifest.get("command") == command, f"command is {command}",
+              manifest.get("command"))
+    tap.check(manifest.get("runtime") == "org.gnome.Platform"
+              and re.fullmatch(r"\d+", str(manifest.get("runtime-version", ""))),
+              "runtime is org.gnome.Platform with a stable version",
+              f"{manifest.get('runtime')} {manifest.get('runtime-version')}")
+    tap.check(manifest.get("sdk") == "org.gnome.Sdk", "sdk is org.gnome.Sdk", manifest.get("sdk"))
+    check_finish_args(tap, manifest.get("finish-args", []), readme_path)
+
     modules = manifest.get("modules", [])
     tap.check(len(modules) >= 1, "there are modules")
+    names = [m.get("name", "") if isinstance(m, dict) else str(m) for m in modules]
+    again = [n for n in names if n.lower() in RUNTIME_LIBRARIES]
+    tap.check(not again, "no module builds a library the runtime ships (libusb, TagLib, gudev)",
+              again)
     for mod in modules[:-1]:
         srcs = mod.get("sources", []) if isinstance(mod, dict) else []
         tap.check(srcs and all(source_pinned(s) for s in srcs),
@@ -90,12 +166,14 @@ def main(argv):
     app = modules[-1] if modules else {}
     tap.check(app.get("buildsystem") == "meson", "the last module builds the app with meson",
               app.get("buildsystem"))
-    tap.check(app.get("sources") == [{"type": "dir", "path": ".."}],
-              "the app is built from this source tree", app.get("sources"))
+    check_app_source(tap, kind, app, metainfo_root, version)
     known = declared_options(options_path) | MESON_BUILTINS
-    opts = [re.match(r"-D([^=]+)=", o) for o in app.get("config-opts", [])]
+    config = app.get("config-opts", [])
+    opts = [re.match(r"-D([^=]+)=", o) for o in config]
     unknown = [o.group(1) for o in opts if o and o.group(1) not in known]
     tap.check(not unknown, "the app's -D options exist in meson_options.txt", unknown)
+    tap.check(not [o for o in config if re.match(r"-Dwerror=(false|0)", o)],
+              "the app builds with warnings as errors (no -Dwerror=false)", config)
     return tap.done()
 
 
