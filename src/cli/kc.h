@@ -146,7 +146,7 @@ const struct omfs_blockdev *kc_device_blockdev(const struct kc_device *dev);
 
 /*
  * The Karma partition label of the storage: KC_EXIT_OK with *label filled,
- * or *label->n_partitions 0 when there is none (a bare volume); a damaged
+ * or label->n_partitions 0 when there is none (a bare volume); a damaged
  * label or a failed read is printed and its exit status returned.
  */
 struct km_karma_label;
