@@ -36,7 +36,7 @@ static void set_device_error(GError **error, int err, const char *msg)
 			    _("%s. Save this udev rule as %s:\n%s\nand install it with\n%s"),
 			    msg, KM_UDEV_RULE_FILE, KM_UDEV_RULE, KM_UDEV_RULE_INSTALL_COMMAND);
 	else
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(err), "%s", msg);
+		km_session_source_set_error(error, err, msg);
 }
 
 static struct km_usb_transport *open_transport(KarmaSource *source, GError **error)

@@ -17,6 +17,17 @@ typedef struct {
 	struct km_image_device *dev;
 } ImageSource;
 
+void km_session_source_set_error(GError **error, int err, const char *msg)
+{
+	if (err == EBUSY)
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_BUSY,
+			    /* Translators: the reason names the program ("disk.img is in use by karmactl, pid 1234") */
+			    _("another program is using it (%s). Close that program, then open it again."),
+			    msg);
+	else
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(err), "%s", msg);
+}
+
 static const struct omfs_blockdev *image_open(gpointer data, KmSession *session,
 					      GCancellable *cancellable, GError **error)
 {
@@ -33,11 +44,10 @@ static const struct omfs_blockdev *image_open(gpointer data, KmSession *session,
 			    _("%s is mounted at %s: unmount it first"), source->path, where);
 		return NULL;
 	}
+	/* held (an exclusive lock) until the session closes: one writer at a time */
 	source->dev = km_image_device_open(source->path, true, 0, 0, msg, sizeof(msg));
 	if (!source->dev) {
-		int err = errno;
-
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(err), "%s", msg);
+		km_session_source_set_error(error, errno, msg);
 		return NULL;
 	}
 	return km_image_device_blockdev(source->dev);

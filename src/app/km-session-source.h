@@ -45,6 +45,12 @@ KmSession *km_session_new_for_source(const char *name, const KmSessionSourceFunc
  * handed to the job's progress callback on the main context).
  */
 void km_session_report_progress(KmSession *session, const KmProgress *progress);
+/*
+ * A source's open failure as a GError: err (positive errno) and the device
+ * layer's sentence. Storage another program holds (EBUSY) says so plainly,
+ * with who holds it where known.
+ */
+void km_session_source_set_error(GError **error, int err, const char *msg);
 
 G_END_DECLS
 

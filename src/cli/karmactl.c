@@ -24,7 +24,9 @@ static char *opt_image;
 static char *opt_offset;
 static char *opt_usb;		/* "" for the first player, else BUS:ADDR */
 static char *opt_device;
+static char *opt_partition;
 static gboolean opt_simulate;
+static gboolean opt_wait;
 
 /* Given twice (before and after the command), the last one counts. */
 static gboolean set_global_option(const char *name, const char *value, gpointer data,
@@ -33,6 +35,7 @@ static gboolean set_global_option(const char *name, const char *value, gpointer 
 	char **opt = strcmp(name, "--offset") == 0 ? &opt_offset :
 		     strcmp(name, "--usb") == 0	   ? &opt_usb :
 		     strcmp(name, "--device") == 0 ? &opt_device :
+		     strcmp(name, "--partition") == 0 || strcmp(name, "-p") == 0 ? &opt_partition :
 						     &opt_image;
 
 	g_free(*opt);
@@ -54,6 +57,11 @@ static const GOptionEntry global_options[] = {
 	{ "device", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, set_global_option,
 	  "The player's disk as the kernel exposes it (/dev/sdX); refused for writing while "
 	  "mounted", "NODE" },
+	{ "partition", 'p', 0, G_OPTION_ARG_CALLBACK, set_global_option,
+	  "On a whole Karma disk: partition N (1 system, 2 music) rather than the music "
+	  "partition", "N" },
+	{ "wait", 0, 0, G_OPTION_ARG_NONE, &opt_wait,
+	  "Wait while another program holds the disk or player, rather than fail", NULL },
 	{ NULL }
 };
 
@@ -117,6 +125,26 @@ static int parse_global_options(struct kc_ctx *ctx, int *argc, char ***argv)
 	return status;
 }
 
+static bool has_short_option(const GOptionEntry *options, char c)
+{
+	for (; options && options->long_name; options++)
+		if (options->short_name == c)
+			return true;
+	return false;
+}
+
+/* The global options; a command's own short option wins (mkdir -p is --parents). */
+static const GOptionEntry *command_global_options(const struct kc_command *cmd)
+{
+	static GOptionEntry entries[G_N_ELEMENTS(global_options)];
+
+	memcpy(entries, global_options, sizeof(entries));
+	for (size_t i = 0; entries[i].long_name; i++)
+		if (entries[i].short_name && has_short_option(cmd->options, entries[i].short_name))
+			entries[i].short_name = 0;
+	return entries;
+}
+
 static GOptionContext *command_option_context(const struct kc_command *cmd, char ***rest)
 {
 	const GOptionEntry remaining[] = {
@@ -132,7 +160,7 @@ static GOptionContext *command_option_context(const struct kc_command *cmd, char
 		g_option_context_set_description(oc, cmd->description);
 	if (cmd->options)
 		g_option_context_add_main_entries(oc, cmd->options, NULL);
-	g_option_context_add_main_entries(oc, global_options, NULL);
+	g_option_context_add_main_entries(oc, command_global_options(cmd), NULL);
 	g_option_context_add_main_entries(oc, remaining, NULL);
 	return oc;
 }
@@ -198,10 +226,27 @@ static int apply_device_option(struct kc_ctx *ctx)
 	return KC_EXIT_OK;
 }
 
+static int apply_partition_option(struct kc_ctx *ctx)
+{
+	if (!opt_partition)
+		return KC_EXIT_OK;
+	if (strcmp(opt_partition, "1") == 0 || strcmp(opt_partition, "2") == 0) {
+		ctx->partition = (unsigned)(opt_partition[0] - '0');
+		return KC_EXIT_OK;
+	}
+	return kc_usage(ctx, "--partition: not 1 or 2: '%s'", opt_partition);
+}
+
 static int apply_global_options(struct kc_ctx *ctx)
 {
+	int status;
+
 	ctx->image = opt_image;
 	ctx->simulate = opt_simulate;
+	ctx->wait = opt_wait;
+	status = apply_partition_option(ctx);
+	if (status)
+		return status;
 	if (opt_offset && !kc_parse_size(opt_offset, &ctx->offset))
 		return kc_usage(ctx, "--offset: not a size: '%s'", opt_offset);
 	if (opt_device)
@@ -258,5 +303,6 @@ int main(int argc, char **argv)
 	g_free(opt_offset);
 	g_free(opt_usb);
 	g_free(opt_device);
+	g_free(opt_partition);
 	return status;
 }

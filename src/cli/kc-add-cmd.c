@@ -47,7 +47,6 @@ static const GOptionEntry add_options[] = {
 	  "Keep files that are no playable tune as data (\"taxi\") objects", NULL },
 	{ "progress", 0, 0, G_OPTION_ARG_NONE, &add_progress,
 	  "Show progress on standard error even when standard output is no terminal", NULL },
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "km-image-device.h"
+#include "km-karma-label.h"
 
 /* ---- mkfs ---- */
 
@@ -184,16 +185,19 @@ static void print_finding(void *report_ctx, enum omfs_fsck_severity sev, const c
 {
 	static const char *const names[] = {
 		[OMFS_FSCK_INFO] = "info",
+		[OMFS_FSCK_NOTE] = "note",
 		[OMFS_FSCK_LEAK] = "leak",
 		[OMFS_FSCK_ERROR] = "error",
 		[OMFS_FSCK_FIXED] = "fixed",
 	};
+	const char *where = report_ctx;
 
-	printf("%s: %s\n", (size_t)sev < G_N_ELEMENTS(names) ? names[sev] : "?", msg);
+	printf("%s%s: %s\n", where, (size_t)sev < G_N_ELEMENTS(names) ? names[sev] : "?", msg);
 }
 
-static void print_fsck_summary(const struct omfs_fsck_result *res, int code)
+static void print_fsck_summary(const char *where, const struct omfs_fsck_result *res, int code)
 {
+	printf("%s", where);
 	if (code == OMFS_FSCK_CLEAN)
 		printf("clean");
 	else
@@ -203,11 +207,53 @@ static void print_fsck_summary(const struct omfs_fsck_result *res, int code)
 	       res->dirs, code);
 }
 
-/* fsck takes the device, not a mount: it must cope with what mount refuses. */
+/* One volume; where ("partition 2: " or "") starts each line. The fsck exit code. */
+static int fsck_volume(struct kc_ctx *ctx, const struct omfs_blockdev *volume, const char *where)
+{
+	struct omfs_fsck_opts opts = {
+		.repair = fsck_repair, .report = print_finding, .report_ctx = (void *)where,
+	};
+	struct omfs_fsck_result res = { 0 };
+	int code = omfs_fsck(volume, &opts, &res);
+
+	if (code < 0) {
+		kc_failf(ctx, "%s: %s%s", ctx->image, where, g_strerror(-code));
+		code = OMFS_FSCK_OPERATIONAL;
+	}
+	print_fsck_summary(where, &res, code);
+	return code;
+}
+
+/* A whole disk: the label (read by kc_device_label), then each partition; the worst code. */
+static int fsck_disk(struct kc_ctx *ctx, struct kc_device *dev, const struct km_karma_label *label)
+{
+	const struct omfs_blockdev *volume;
+	int worst = OMFS_FSCK_CLEAN;
+
+	printf("label: Karma partition label, %u partition%s\n", label->n_partitions,
+	       label->n_partitions == 1 ? "" : "s");
+	for (unsigned i = 0; i < label->n_partitions; i++) {
+		unsigned number = label->partitions[i].number;
+		char where[32];
+		int code;
+
+		snprintf(where, sizeof(where), "partition %u: ", number);
+		code = kc_device_partition(ctx, dev, label, number, &volume) ?
+			       OMFS_FSCK_OPERATIONAL :
+			       fsck_volume(ctx, volume, where);
+		worst = MAX(worst, code);
+	}
+	return worst;
+}
+
+/*
+ * fsck takes the device, not a mount: it must cope with what mount refuses.
+ * A whole Karma disk is checked whole unless -p names one partition.
+ */
 static int fsck_run(struct kc_ctx *ctx)
 {
-	struct omfs_fsck_opts opts = { .repair = fsck_repair, .report = print_finding };
-	struct omfs_fsck_result res = { 0 };
+	const struct omfs_blockdev *volume;
+	struct km_karma_label label;
 	struct kc_device *dev;
 	int code;
 
@@ -215,12 +261,15 @@ static int fsck_run(struct kc_ctx *ctx)
 		return kc_usage(ctx, "no volume given: use -i IMAGE, --device NODE or --usb");
 	if (kc_device_open(ctx, fsck_repair, &dev))
 		return OMFS_FSCK_OPERATIONAL;
-	code = omfs_fsck(kc_device_blockdev(dev), &opts, &res);
-	if (code < 0) {
-		kc_failf(ctx, "%s: %s", ctx->image, g_strerror(-code));
+	if (kc_device_label(ctx, dev, &label))
+		/* sector 0 is neither a label nor a superblock, or it cannot be read */
+		code = fsck_volume(ctx, kc_device_blockdev(dev), "");
+	else if (label.n_partitions && !ctx->partition)
+		code = fsck_disk(ctx, dev, &label);
+	else if (kc_device_volume(ctx, dev, &volume))
 		code = OMFS_FSCK_OPERATIONAL;
-	}
-	print_fsck_summary(&res, code);
+	else
+		code = fsck_volume(ctx, volume, "");
 	if (kc_device_close(ctx, dev, KC_EXIT_OK))
 		code |= OMFS_FSCK_OPERATIONAL;
 	return code;
@@ -228,7 +277,8 @@ static int fsck_run(struct kc_ctx *ctx)
 
 const struct kc_command kc_cmd_fsck = {
 	.name = "fsck", .args = "[--repair]",
-	.summary = "Check the volume (exit 0 clean, 1 fixed, 4 errors left, 8 failed)",
+	.summary = "Check the volume, or a whole disk's label and partitions (exit 0 clean, "
+		   "1 fixed, 4 errors left, 8 failed)",
 	.options = fsck_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = fsck_run,
 };
@@ -268,11 +318,11 @@ const struct kc_command kc_cmd_df = {
 
 /* ---- info ---- */
 
-static int info_run(struct kc_ctx *ctx)
+static void print_volume_info(const struct omfs_fs *fs)
 {
 	struct omfs_info i;
 
-	omfs_get_info(ctx->fs, &i);
+	omfs_get_info(fs, &i);
 	printf("%-17s %s\n", "s_name", i.s_name);
 	printf("%-17s %" PRIu64 "\n", "s_root_block", i.s_root_block);
 	printf("%-17s %" PRIu64 "\n", "s_num_blocks", i.s_num_blocks);
@@ -292,10 +342,77 @@ static int info_run(struct kc_ctx *ctx)
 	printf("%-17s %s\n", "r_name", i.r_name);
 	printf("%-17s %s\n", "root_checksum_ok", i.root_checksum_ok ? "yes" : "no");
 	printf("%-17s %" PRIu64 "\n", "bitmap_blocks", i.bitmap_blocks);
+}
+
+/* Mounts volume read-only and prints its fields. */
+static int info_volume(struct kc_ctx *ctx, const struct omfs_blockdev *volume, const char *where)
+{
+	struct omfs_mount_opts opts = { .read_only = true };
+	char msg[OMFS_ERRMSG_MAX] = "";
+	struct omfs_fs *fs;
+	int err = omfs_mount(volume, &opts, &fs, msg, sizeof(msg));
+
+	if (err < 0)
+		return kc_failf(ctx, "%s%s: cannot mount: %s (%s)", ctx->image, where,
+				g_strerror(-err), msg);
+	print_volume_info(fs);
+	omfs_unmount(fs);
 	return KC_EXIT_OK;
 }
 
+static void print_label(const struct km_karma_label *label)
+{
+	const struct km_karma_partition *music = km_karma_label_music(label);
+
+	printf("%-17s Karma partition label, %u partition%s\n", "label", label->n_partitions,
+	       label->n_partitions == 1 ? "" : "s");
+	for (unsigned i = 0; i < label->n_partitions; i++) {
+		const struct km_karma_partition *p = &label->partitions[i];
+		char name[32];
+
+		snprintf(name, sizeof(name), "partition %u", p->number);
+		printf("%-17s %s: sectors %" PRIu32 " to %" PRIu64 ", %" PRIu64 " bytes\n", name,
+		       p == music ? "music" : "system", p->start_sector,
+		       (uint64_t)p->start_sector + p->n_sectors - 1, km_karma_partition_length(p));
+	}
+}
+
+/* A whole disk without -p: the label, then each partition's fields; a bare volume: its own. */
+static int info_run(struct kc_ctx *ctx)
+{
+	const struct omfs_blockdev *volume;
+	struct km_karma_label label;
+	struct kc_device *dev;
+	int status;
+
+	if (!ctx->image)
+		return kc_usage(ctx, "no volume given: use -i IMAGE, --device NODE or --usb");
+	status = kc_device_open(ctx, false, &dev);
+	if (status)
+		return status;
+	status = kc_device_label(ctx, dev, &label);
+	if (!status && label.n_partitions && !ctx->partition) {
+		print_label(&label);
+		for (unsigned i = 0; i < label.n_partitions; i++) {
+			unsigned number = label.partitions[i].number;
+			int part_status = kc_device_partition(ctx, dev, &label, number, &volume);
+
+			printf("\npartition %u:\n", number);
+			if (!part_status)
+				part_status = info_volume(ctx, volume, kc_device_volume_name(dev));
+			status = status ? status : part_status;
+		}
+	} else if (!status) {
+		status = kc_device_volume(ctx, dev, &volume);
+		if (!status)
+			status = info_volume(ctx, volume, kc_device_volume_name(dev));
+	}
+	return kc_device_close(ctx, dev, status);
+}
+
 const struct kc_command kc_cmd_info = {
-	.name = "info", .args = "", .summary = "Show the superblock and root block fields",
-	.min_args = 0, .max_args = 0, .access = KC_READ_ONLY, .run = info_run,
+	.name = "info", .args = "",
+	.summary = "Show the superblock and root block fields (on a whole disk, the partition "
+		   "label and each partition's)",
+	.min_args = 0, .max_args = 0, .access = KC_NO_VOLUME, .run = info_run,
 };

@@ -17,7 +17,6 @@
 /* ---- rm-track ---- */
 
 static const GOptionEntry edit_options[] = {
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 

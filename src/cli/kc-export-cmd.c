@@ -30,7 +30,6 @@ static const GOptionEntry export_options[] = {
 	  "Only the tracks whose title, artist, album or genre holds QUERY", "QUERY" },
 	{ "progress", 0, 0, G_OPTION_ARG_NONE, &export_progress,
 	  "Show progress on standard error even when standard output is no terminal", NULL },
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 

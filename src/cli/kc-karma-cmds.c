@@ -99,7 +99,6 @@ static const GOptionEntry tracks_options[] = {
 	{ "scan", 0, 0, G_OPTION_ARG_NONE, &tracks_scan,
 	  "Read every properties file rather than var/smalldb (slower; shows the keys "
 	  "smalldb does not keep, and those whose value is 0 or empty)", NULL },
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 
@@ -265,12 +264,10 @@ static const GOptionEntry verify_options[] = {
 	  "Rebuild what can be rebuilt, and say what changed", NULL },
 	{ "data", 'd', 0, G_OPTION_ARG_NONE, &verify_data,
 	  "Read every track's data in full (slow: reads the whole library)", NULL },
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 
 static const GOptionEntry rebuild_options[] = {
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 

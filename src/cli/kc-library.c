@@ -7,8 +7,6 @@
 #include <time.h>
 #include <string.h>
 
-char *kc_opt_partition;
-
 int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *error)
 {
 	return kc_failf(ctx, "%s: %s", what, error->message);
@@ -22,20 +20,6 @@ static gint64 cpu_us(void)
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
 		return 0;
 	return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
-static int parse_partition(struct kc_ctx *ctx, guint *partition)
-{
-	*partition = 0;
-	if (!kc_opt_partition)
-		return KC_EXIT_OK;
-	if (g_strcmp0(kc_opt_partition, "1") == 0)
-		*partition = 1;
-	else if (g_strcmp0(kc_opt_partition, "2") == 0)
-		*partition = 2;
-	else
-		return kc_usage(ctx, "--partition: not 1 or 2: '%s'", kc_opt_partition);
-	return KC_EXIT_OK;
 }
 
 static void print_warnings(const struct kc_ctx *ctx, KmLibrary *lib)
@@ -57,9 +41,7 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 	kl->lib = NULL;
 	if (!ctx->image)
 		return kc_usage(ctx, "no image given: use -i IMAGE, --device NODE or --usb");
-	status = parse_partition(ctx, &opts.partition);
-	if (status)
-		return status;
+	opts.partition = ctx->partition;
 	status = kc_device_open(ctx, writable, &kl->dev);
 	if (status)
 		return status;

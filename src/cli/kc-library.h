@@ -2,7 +2,7 @@
 /*
  * kc-library.h - the Karma library of -i IMAGE for karmactl's Karma-level
  * commands: a whole Karma disk or a bare music volume (the library tells
- * which), --partition to choose one of a disk's partitions.
+ * which; the global --partition chooses one of a disk's partitions).
  */
 #ifndef KC_LIBRARY_H
 #define KC_LIBRARY_H
@@ -17,13 +17,6 @@ struct kc_library {
 	/* how long km_library_open() took (KARMACTL_STATS): wall clock, and CPU time */
 	gint64 open_us, open_cpu_us;
 };
-
-/* --partition N, shared by the commands that open a library. */
-extern char *kc_opt_partition;
-#define KC_PARTITION_OPTION                                                              \
-	{ "partition", 'p', 0, G_OPTION_ARG_STRING, &kc_opt_partition,                   \
-	  "On a whole Karma disk: use partition N (1 or 2) rather than finding the "     \
-	  "music partition", "N" }
 
 /*
  * Opens ctx->image (from ctx->offset on) and its library; prints the warnings

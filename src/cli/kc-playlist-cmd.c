@@ -14,7 +14,6 @@
 #include "km-playlist.h"
 
 static const GOptionEntry playlist_options[] = {
-	KC_PARTITION_OPTION,
 	{ NULL }
 };
 

@@ -20,16 +20,24 @@ int kc_volume_open(struct kc_ctx *ctx, bool writable)
 	char msg[OMFS_ERRMSG_MAX] = "";
 	int err;
 
-	err = kc_device_open(ctx, writable, &ctx->dev);
-	if (err)
-		return err;
-	err = omfs_mount(kc_device_blockdev(ctx->dev), &opts, &ctx->fs, msg, sizeof(msg));
-	if (err < 0) {
+	const struct omfs_blockdev *volume;
+	int status;
+
+	status = kc_device_open(ctx, writable, &ctx->dev);
+	if (status)
+		return status;
+	status = kc_device_volume(ctx, ctx->dev, &volume);
+	if (!status) {
+		err = omfs_mount(volume, &opts, &ctx->fs, msg, sizeof(msg));
+		if (err < 0)
+			status = kc_failf(ctx, "%s%s: cannot mount: %s (%s)", ctx->image,
+					  kc_device_volume_name(ctx->dev), g_strerror(-err), msg);
+	}
+	if (status) {
 		ctx->fs = NULL;
-		kc_device_close(ctx, ctx->dev, KC_EXIT_FAIL);
+		kc_device_close(ctx, ctx->dev, status);
 		ctx->dev = NULL;
-		return kc_failf(ctx, "%s: cannot mount: %s (%s)", ctx->image, g_strerror(-err),
-				msg);
+		return status;
 	}
 	ctx->writable = writable;
 	return KC_EXIT_OK;

@@ -19,6 +19,7 @@ enum {
 	KC_EXIT_OK = 0,
 	KC_EXIT_FAIL = 1,
 	KC_EXIT_USAGE = 2,
+	KC_EXIT_BUSY = 3,	/* another program holds the disk or player (--wait waits) */
 };
 
 /*
@@ -39,6 +40,8 @@ struct kc_ctx {
 	uint8_t usb_bus;	/* --usb BUS:ADDR; 0: the first player found */
 	uint8_t usb_address;
 	bool device;		/* --device NODE: image is a node of a player's disk */
+	unsigned partition;	/* -p N: 1 or 2; 0 = the music partition on a whole disk */
+	bool wait;		/* --wait: wait while another program holds the storage */
 	int argc;		/* positional arguments of the command */
 	char **argv;
 
@@ -137,9 +140,35 @@ char *kc_shown(const char *s);
  * simulated Karma), --device NODE or --usb ----
  */
 
-/* Opens ctx->image from ctx->offset on; prints why on failure. */
+/*
+ * Opens ctx->image from ctx->offset on, with a shared lock for reading and
+ * an exclusive one for writing (or the player's USB interface claimed);
+ * prints why on failure. Storage another program holds: KC_EXIT_BUSY, or
+ * with --wait, tried again until it is free.
+ */
 int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out);
+/* The whole storage: a whole Karma disk, or a bare volume. */
 const struct omfs_blockdev *kc_device_blockdev(const struct kc_device *dev);
+
+/*
+ * The Karma partition label of the storage: KC_EXIT_OK with *label filled,
+ * or label->n_partitions 0 when there is none (a bare volume); a damaged
+ * label or a failed read is printed and its exit status returned.
+ */
+struct km_karma_label;
+int kc_device_label(struct kc_ctx *ctx, struct kc_device *dev, struct km_karma_label *label);
+/* A window onto partition `number` of the label, as the device's volume. */
+int kc_device_partition(struct kc_ctx *ctx, struct kc_device *dev,
+			const struct km_karma_label *label, unsigned number,
+			const struct omfs_blockdev **volume);
+/*
+ * The OMFS volume the file system commands work on: on a whole Karma disk
+ * the partition of -p, else the music partition; a bare volume is itself.
+ */
+int kc_device_volume(struct kc_ctx *ctx, struct kc_device *dev,
+		     const struct omfs_blockdev **volume);
+/* " partition N" when the volume is a partition of a whole disk, else "". */
+const char *kc_device_volume_name(const struct kc_device *dev);
 /* Closes (NULL is fine); returns the final status. */
 int kc_device_close(struct kc_ctx *ctx, struct kc_device *dev, int status);
 /* KARMACTL_STATS=1: print I/O counters on exit. */

@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "km-fail.h"
+#include "km-storage-lock.h"
+
 struct km_image_device {
 	struct omfs_blockdev bdev;
 	int fd;
@@ -120,15 +123,46 @@ static struct km_image_device *wrap_fd(int fd, uint64_t offset, uint64_t length)
 	return d;
 }
 
+/*
+ * A writer opens a disk node with O_EXCL: the kernel then refuses it while
+ * a partition of the disk is mounted or another program holds it the same
+ * way, and refuses to mount it while we write.
+ */
+static int open_storage(const char *path, bool writable, char *msg, size_t msglen)
+{
+	int flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	struct stat st;
+	int fd;
+
+	if (writable && stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		flags |= O_EXCL;
+	fd = open(path, flags);
+	if (fd >= 0)
+		return fd;
+	if (errno == EBUSY)
+		snprintf(msg, msglen, "%s is in use: mounted, or held for writing by another program",
+			 path);
+	else
+		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+	return -errno;
+}
+
 struct km_image_device *km_image_device_open(const char *path, bool writable, uint64_t offset,
 					     uint64_t length, char *msg, size_t msglen)
 {
-	int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	int fd = open_storage(path, writable, msg, msglen);
 	uint64_t size = 0;
 	struct km_image_device *d;
 	int saved;
 
-	if (fd < 0 || fd_size(fd, &size) < 0) {
+	if (fd < 0) {
+		saved = -fd;
+		goto fail;
+	}
+	saved = -km_storage_lock(fd, path, writable, msg, msglen);
+	if (saved)
+		goto fail;
+	if (fd_size(fd, &size) < 0) {
 		saved = errno;
 		snprintf(msg, msglen, "%s: %s", path, strerror(saved));
 		goto fail;
@@ -152,26 +186,40 @@ fail:
 	return NULL;
 }
 
+/* Emptied only once it is locked: a file another writer holds is left alone. */
+static int lock_and_empty(int fd, const char *path, uint64_t size, char *msg, size_t msglen)
+{
+	int err = km_storage_lock(fd, path, true, msg, msglen);
+
+	if (err < 0)
+		return err;
+	if (ftruncate(fd, 0) < 0 || ftruncate(fd, (off_t)size) < 0)
+		return km_fail(-errno, msg, msglen, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
 struct km_image_device *km_image_device_create(const char *path, uint64_t size, char *msg,
 					       size_t msglen)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	struct km_image_device *d;
-	int saved;
+	int err;
 
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
-		saved = errno;
-		snprintf(msg, msglen, "%s: %s", path, strerror(saved));
-		if (fd >= 0)
-			close(fd);
-		errno = saved;
+	if (fd < 0) {
+		err = errno;
+		snprintf(msg, msglen, "%s: %s", path, strerror(err));
+		errno = err;
 		return NULL;
 	}
-	d = wrap_fd(fd, 0, size);
+	err = lock_and_empty(fd, path, size, msg, msglen);
+	d = err < 0 ? NULL : wrap_fd(fd, 0, size);
+	if (!d && !err) {
+		err = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+	}
 	if (!d) {
 		close(fd);
-		snprintf(msg, msglen, "out of memory");
-		errno = ENOMEM;
+		errno = -err;
 	}
 	return d;
 }

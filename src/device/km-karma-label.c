@@ -291,3 +291,13 @@ void km_window_device_close(struct km_window_device *w)
 {
 	free(w);
 }
+
+const struct km_karma_partition *km_karma_label_music(const struct km_karma_label *label)
+{
+	const struct km_karma_partition *best = &label->partitions[0];
+
+	for (unsigned i = 1; i < label->n_partitions; i++)
+		if (label->partitions[i].n_sectors >= best->n_sectors)
+			best = &label->partitions[i];
+	return best;
+}

@@ -51,6 +51,12 @@ int km_karma_label_parse(const uint8_t sector[KM_KARMA_SECTOR_SIZE], uint64_t de
 int km_karma_label_read(const struct omfs_blockdev *dev, struct km_karma_label *label,
 			char *msg, size_t msglen);
 /*
+ * The music partition as the file system commands take it without asking
+ * the volumes: the largest (on a Karma, partition 2; partition 1 holds the
+ * system). label has at least one partition.
+ */
+const struct km_karma_partition *km_karma_label_music(const struct km_karma_label *label);
+/*
  * Fills sector with a label holding `label`'s partitions (their number says
  * which entry: 1 at byte 270, 2 at byte 286), all else zero. The result must
  * parse on a device of device_size bytes, or -EINVAL with a sentence.

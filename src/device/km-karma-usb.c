@@ -283,6 +283,11 @@ void km_karma_usb_get_info(const struct km_karma_usb *k, struct km_karma_usb_inf
 	*info = k->info;
 }
 
+const char *km_karma_usb_protocol_note(const struct km_karma_usb *k)
+{
+	return k->riop.note;
+}
+
 const char *km_karma_usb_errmsg(const struct km_karma_usb *k)
 {
 	return k->msg;

@@ -38,6 +38,11 @@ const struct omfs_blockdev *km_karma_usb_blockdev(struct km_karma_usb *k);
 /* Rounded down to whole sectors, kept between one sector and READ(10)'s limit. */
 void km_karma_usb_set_max_request(struct km_karma_usb *k, size_t bytes);
 void km_karma_usb_get_info(const struct km_karma_usb *k, struct km_karma_usb_info *info);
+/*
+ * What the player did that the kernel's driver accepts but the protocol
+ * does not expect (an odd RIOP acknowledgement), in words; "" if nothing.
+ */
+const char *km_karma_usb_protocol_note(const struct km_karma_usb *k);
 /* The sentence of the last failure of a block-device operation ("" if none). */
 const char *km_karma_usb_errmsg(const struct km_karma_usb *k);
 /*

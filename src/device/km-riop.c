@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-riop.c - RIOP commands: send, take the 0xF0 acknowledgement, poll until
- * the player echoes the sequence number. Every reply is checked before use.
+ * km-riop.c - RIOP commands: send, take the acknowledgement, poll until the
+ * player echoes the sequence number, as the kernel's ums-karma driver does.
+ * Every reply is checked before use.
  */
 #include "km-riop.h"
 
@@ -9,11 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "km-fail.h"
+
 static const uint8_t riop_magic[4] = { 'R', 'I', 'O', 'P' };
 
 void km_riop_init(struct km_riop *r)
 {
-	r->seq = 1;
+	*r = (struct km_riop){ .seq = 1 };
 }
 
 const char *km_riop_command_name(uint8_t cmd)
@@ -74,25 +77,44 @@ static int riop_exchange(struct km_usb_transport *t, uint8_t kind, uint8_t cmd, 
 	return 0;
 }
 
-/* Polls until the reply echoes r->seq; the 6 s limit counts the sleeps between polls. */
+/*
+ * The acknowledgement should start with 0xF0; the kernel's ums-karma, which
+ * real players were tested against, never looks at it, so another first
+ * byte is accepted too, and noted.
+ */
+static void check_ack(struct km_riop *r, const uint8_t *ack, const char *name, uint8_t cmd)
+{
+	if (ack[0] == KM_RIOP_ACK)
+		return;
+	r->odd_acks++;
+	snprintf(r->note, sizeof(r->note),
+		 "RIOP %s (0x%02x): the acknowledgement starts with 0x%02x, not 0x%02x (accepted, "
+		 "as the kernel's driver does)", name, cmd, ack[0], KM_RIOP_ACK);
+}
+
+/*
+ * As the kernel's driver does: the command's own reply may already echo
+ * r->seq; otherwise wait 50 ms, poll, and again, for at most 6 s of waits.
+ */
 static int riop_wait(struct km_riop *r, struct km_usb_transport *t, uint8_t reply[],
 		     const char *name, char *msg, size_t msglen)
 {
-	unsigned waited;
+	unsigned waited = 0;
 	int err;
 
-	for (waited = 0; waited <= KM_RIOP_LIMIT_MS; waited += KM_RIOP_POLL_MS) {
+	while (reply[KM_RIOP_SEQ_ECHO] != r->seq) {
+		if (waited >= KM_RIOP_LIMIT_MS)
+			return km_fail(-ETIMEDOUT, msg, msglen,
+				       "RIOP %s: the player did not echo sequence number %u within "
+				       "%d ms (last reply byte 5 is %u)", name, r->seq,
+				       KM_RIOP_LIMIT_MS, reply[KM_RIOP_SEQ_ECHO]);
+		km_usb_sleep(t, KM_RIOP_POLL_MS);
+		waited += KM_RIOP_POLL_MS;
 		err = riop_exchange(t, KM_RIOP_POLL, 0, r->seq, reply, name, msg, msglen);
 		if (err)
 			return err;
-		if (reply[KM_RIOP_SEQ_ECHO] == r->seq)
-			return 0;
-		km_usb_sleep(t, KM_RIOP_POLL_MS);
 	}
-	snprintf(msg, msglen,
-		 "RIOP %s: the player did not echo sequence number %u within %d ms (last reply "
-		 "byte 5 is %u)", name, r->seq, KM_RIOP_LIMIT_MS, reply[KM_RIOP_SEQ_ECHO]);
-	return -ETIMEDOUT;
+	return 0;
 }
 
 int km_riop_command(struct km_riop *r, struct km_usb_transport *t, uint8_t cmd,
@@ -106,12 +128,7 @@ int km_riop_command(struct km_riop *r, struct km_usb_transport *t, uint8_t cmd,
 	err = riop_exchange(t, KM_RIOP_NEW_COMMAND, cmd, r->seq, rep, name, msg, msglen);
 	if (err)
 		return err;
-	if (rep[0] != KM_RIOP_ACK) {
-		snprintf(msg, msglen,
-			 "RIOP %s (0x%02x): the acknowledgement starts with 0x%02x, not 0x%02x",
-			 name, cmd, rep[0], KM_RIOP_ACK);
-		return -EPROTO;
-	}
+	check_ack(r, rep, name, cmd);
 	err = riop_wait(r, t, rep, name, msg, msglen);
 	if (err)
 		return err;

@@ -31,9 +31,14 @@ enum {
 	KM_RIOP_RETURN_TO_NORMAL = 0x0C,
 };
 
-/* The sequence number, kept as the kernel does: 1 first, never 0. */
+/*
+ * The sequence number, kept as the kernel does: 1 first, never 0; and what
+ * the player did that the kernel accepts but the protocol does not expect.
+ */
 struct km_riop {
 	uint8_t seq;
+	unsigned odd_acks;	/* acknowledgements whose byte 0 was not 0xF0 */
+	char note[160];		/* the last of them in words, or "" */
 };
 
 void km_riop_init(struct km_riop *r);
@@ -43,11 +48,12 @@ const char *km_riop_command_name(uint8_t cmd);
 bool km_riop_looks_like_riop(const void *buf, size_t len);
 
 /*
- * Sends command cmd, reads its acknowledgement, then polls every 50 ms (via
- * t->ops->sleep_ms) until a reply echoes the sequence number, for at most
- * 6 s. The final reply goes to reply when not NULL. Returns 0, the
- * transport's -errno, -EPROTO for a malformed reply or -ETIMEDOUT, with a
- * sentence in msg.
+ * Sends command cmd and reads its acknowledgement (byte 0 other than 0xF0
+ * is noted in r, not refused, as the kernel does); unless that reply already
+ * echoes the sequence number, waits 50 ms (via t->ops->sleep_ms) and polls,
+ * again until a reply echoes it, for at most 6 s of waits. The final reply
+ * goes to reply when not NULL. Returns 0, the transport's -errno, -EPROTO
+ * for a malformed reply or -ETIMEDOUT, with a sentence in msg.
  */
 int km_riop_command(struct km_riop *r, struct km_usb_transport *t, uint8_t cmd,
 		    uint8_t reply[KM_RIOP_REPLY_LEN], char *msg, size_t msglen);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "km-fail.h"
+#include "km-storage-lock.h"
 
 #define KARMA_INTERFACE 0
 #define BOT_RESET_REQUEST 0xff	/* Bulk-Only Mass Storage Reset */
@@ -257,6 +258,24 @@ static int detach_kernel_driver(struct km_usb_libusb *u, char *msg, size_t msgle
 		       "cannot take the Rio Karma from its kernel driver: %s", libusb_strerror(r));
 }
 
+/*
+ * Claiming the interface is exclusive (the kernel lets one file handle
+ * claim it): when another has, the process holding the node is named, as
+ * an image's lock holder is.
+ */
+static int claimed_elsewhere(struct km_usb_libusb *u, char *msg, size_t msglen)
+{
+	libusb_device *dev = libusb_get_device(u->handle);
+	char node[32], holder[96];
+
+	snprintf(node, sizeof(node), "/dev/bus/usb/%03u/%03u", libusb_get_bus_number(dev),
+		 libusb_get_device_address(dev));
+	if (km_storage_node_user(node, holder, sizeof(holder)))
+		return km_fail(-EBUSY, msg, msglen, "the Rio Karma is in use by %s", holder);
+	return km_fail(-EBUSY, msg, msglen,
+		       "the Rio Karma is busy: another program is using it");
+}
+
 static int claim_interface(struct km_usb_libusb *u, char *msg, size_t msglen)
 {
 	int r = libusb_claim_interface(u->handle, KARMA_INTERFACE);
@@ -264,8 +283,7 @@ static int claim_interface(struct km_usb_libusb *u, char *msg, size_t msglen)
 	if (r == 0)
 		return 0;
 	if (r == LIBUSB_ERROR_BUSY)
-		return km_fail(-EBUSY, msg, msglen,
-			       "the Rio Karma is busy: another program is using it");
+		return claimed_elsewhere(u, msg, msglen);
 	if (r == LIBUSB_ERROR_NO_DEVICE)
 		return km_fail(-ENODEV, msg, msglen, "the Rio Karma was unplugged");
 	return km_fail(-EIO, msg, msglen, "cannot claim the Rio Karma's interface: %s",

@@ -168,7 +168,11 @@ static uint32_t root_copy_to_keep(const struct fsck *f)
 	return 0;
 }
 
-static unsigned check_root_copies(struct fsck *f, uint32_t keep)
+/*
+ * The copies of the root block. The kernel never reads its header, and
+ * omfsck does not check it: a copy mkomfs left unsealed is a note.
+ */
+static unsigned check_root_copies(struct fsck *f, uint32_t keep, unsigned *notes)
 {
 	const struct omfs_fs *fs = f->fs;
 	unsigned long long rb = (unsigned long long)fs->root_block;
@@ -181,44 +185,68 @@ static unsigned check_root_copies(struct fsck *f, uint32_t keep)
 
 		copy_name(name, sizeof(name), fs->root_block, i);
 		copy_name(good, sizeof(good), fs->root_block, keep);
-		if (why && omfs_root_block_unsealed(c))
-			fsck_finding(f, OMFS_FSCK_ERROR,
-				     "root block %llu: %s is not sealed (CRC and XOR are 0, as mkomfs leaves them)",
-				     rb, name);
-		else if (why)
-			fsck_finding(f, OMFS_FSCK_ERROR, "root block %llu: %s: %s", rb, name, why);
-		else if (i != keep && memcmp(c, fsck_copy_at(f, keep), fs->sys_blocksize))
+		if (i != keep && memcmp(c, fsck_copy_at(f, keep), fs->sys_blocksize) &&
+		    (!why || omfs_root_block_unsealed(c))) {
 			fsck_finding(f, OMFS_FSCK_ERROR, "root block %llu: %s differs from the %s",
 				     rb, name, good);
-		else
-			continue;
-		problems++;
+			problems++;
+		} else if (why && omfs_root_block_unsealed(c)) {
+			fsck_finding(f, OMFS_FSCK_NOTE,
+				     "root block %llu: %s is not sealed (CRC and XOR are 0, as mkomfs "
+				     "leaves them; the kernel never reads them)", rb, name);
+			(*notes)++;
+		} else if (why) {
+			fsck_finding(f, OMFS_FSCK_ERROR, "root block %llu: %s: %s", rb, name, why);
+			problems++;
+		}
 	}
 	return problems;
 }
 
+/*
+ * mkomfs stores the mirror count as a big-endian 32-bit value put through
+ * a 64-bit byte swap: 2 reads back as 0x02000000 (33554432).
+ */
+static bool is_mkomfs_mirrors(uint64_t value, uint32_t mirrors)
+{
+	uint32_t swapped = (mirrors >> 24) | ((mirrors >> 8) & 0xff00) |
+			   ((mirrors << 8) & 0xff0000) | (mirrors << 24);
+
+	return value == swapped;
+}
+
+/*
+ * r_blocksize and r_mirrors repeat the superblock's fields; the kernel
+ * ignores both and omfsck checks neither, so a disagreement is a note.
+ */
 static unsigned check_root_fields(struct fsck *f, const uint8_t *blk)
 {
 	const struct omfs_fs *fs = f->fs;
 	unsigned long long rb = (unsigned long long)fs->root_block;
-	unsigned problems = 0;
+	uint64_t mirrors = omfs_be64(blk + OMFS_R_MIRRORS);
+	unsigned notes = 0;
 
 	if (omfs_be32(blk + OMFS_R_BLOCKSIZE) != fs->blocksize) {
-		fsck_finding(f, OMFS_FSCK_ERROR,
-			     "root block %llu: block size %u disagrees with the superblock's %u",
+		fsck_finding(f, OMFS_FSCK_NOTE,
+			     "root block %llu: block size %u disagrees with the superblock's %u "
+			     "(the kernel uses the superblock's)",
 			     rb, omfs_be32(blk + OMFS_R_BLOCKSIZE), fs->blocksize);
-		problems++;
+		notes++;
 	}
-	if (omfs_be64(blk + OMFS_R_MIRRORS) != fs->mirrors) {
-		fsck_finding(f, OMFS_FSCK_ERROR,
-			     "root block %llu: mirror count %llu disagrees with the superblock's %u",
-			     rb, (unsigned long long)omfs_be64(blk + OMFS_R_MIRRORS), fs->mirrors);
-		problems++;
+	if (mirrors != fs->mirrors) {
+		fsck_finding(f, OMFS_FSCK_NOTE,
+			     "root block %llu: mirror count %llu disagrees with the superblock's %u "
+			     "(%s)", rb, (unsigned long long)mirrors, fs->mirrors,
+			     is_mkomfs_mirrors(mirrors, fs->mirrors) ?
+				     "byte-swapped, as mkomfs writes it; the kernel uses the "
+				     "superblock's" :
+				     "the kernel uses the superblock's");
+		notes++;
 	}
 	if (fs->mirrors == 1)
 		fsck_finding(f, OMFS_FSCK_INFO,
 			     "block 0: the volume keeps no mirror copy of its sysblocks (1 mirror)");
-	return problems;
+	return notes;
 }
 
 /*
@@ -258,6 +286,8 @@ static int rewrite_root_block(struct fsck *f, const uint8_t *blk, unsigned probl
 	fsck_fixed(f, problems,
 		   "root block %llu: rewrote all %u copies with the superblock's geometry and a fresh checksum",
 		   (unsigned long long)fs->root_block, fs->mirrors);
+	if (!f->quiet)
+		f->res->normalized = true;
 	return 0;
 }
 
@@ -265,7 +295,7 @@ int fsck_check_root_block(struct fsck *f)
 {
 	struct omfs_fs *fs = f->fs;
 	uint8_t *blk = malloc(fs->sys_blocksize);
-	unsigned problems;
+	unsigned problems, notes;
 	uint32_t keep;
 	int err;
 
@@ -275,8 +305,9 @@ int fsck_check_root_block(struct fsck *f)
 	if (!err) {
 		keep = root_copy_to_keep(f);
 		memcpy(blk, fsck_copy_at(f, keep), fs->sys_blocksize);
-		problems = check_root_copies(f, keep) + check_root_fields(f, blk);
-		if (problems && f->repair)
+		notes = check_root_fields(f, blk);
+		problems = check_root_copies(f, keep, &notes);
+		if ((problems || notes) && f->repair)
 			err = rewrite_root_block(f, blk, problems);
 	}
 	free(blk);

@@ -53,6 +53,8 @@ void fsck_finding(struct fsck *f, enum omfs_fsck_severity sev, const char *fmt, 
 		return;
 	if (sev == OMFS_FSCK_ERROR || sev == OMFS_FSCK_LEAK)
 		f->res->errors++;
+	else if (sev == OMFS_FSCK_NOTE)
+		f->res->notes++;
 	va_start(ap, fmt);
 	emit(f, sev, fmt, ap);
 	va_end(ap);
@@ -254,7 +256,7 @@ static int exit_code(const struct fsck *f)
 	if (f->fatal)
 		return OMFS_FSCK_OPERATIONAL;
 	if (!f->res->errors)
-		return OMFS_FSCK_CLEAN;
+		return f->res->normalized ? OMFS_FSCK_CORRECTED : OMFS_FSCK_CLEAN;
 	return f->res->fixed >= f->res->errors ? OMFS_FSCK_CORRECTED : OMFS_FSCK_UNCORRECTED;
 }
 

@@ -167,8 +167,13 @@ enum {
 /*
  * LEAK: a harmless leftover of an interrupted write, which repair tidies:
  * blocks marked used that nothing owns, a mirror copy older than its primary.
+ * NOTE: what the kernel and omfsprogs' omfsck accept but we would not write
+ * (mkomfs's unsealed root block, its byte-swapped r_mirrors): the volume is
+ * clean; a repair normalises it (exit code 1).
  */
-enum omfs_fsck_severity { OMFS_FSCK_INFO, OMFS_FSCK_LEAK, OMFS_FSCK_ERROR, OMFS_FSCK_FIXED };
+enum omfs_fsck_severity {
+	OMFS_FSCK_INFO, OMFS_FSCK_LEAK, OMFS_FSCK_ERROR, OMFS_FSCK_FIXED, OMFS_FSCK_NOTE
+};
 struct omfs_fsck_opts {
 	bool repair;
 	/* One sentence per finding; may be NULL. */
@@ -178,6 +183,8 @@ struct omfs_fsck_opts {
 struct omfs_fsck_result {
 	unsigned errors;	/* problems found (leaks included) */
 	unsigned fixed;		/* of those, repaired */
+	unsigned notes;		/* NOTE findings: not errors */
+	bool normalized;	/* a repair rewrote what the notes were about */
 	uint64_t leaked_blocks;	/* marked used, owned by nothing */
 	uint64_t unmarked_blocks; /* in use, marked free: a write could be put over them */
 	uint64_t files;

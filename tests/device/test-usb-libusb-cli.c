@@ -167,9 +167,11 @@ static void test_errors(struct fixture *fx, gconstpointer data)
 	g_assert_nonnull(strstr(r.err, "no Rio Karma at USB bus 1 device 9"));
 	run_free(&r);
 	km_umockdev_karma_set_busy(fx->karma, true);
+	/* another program has claimed the interface: in use, exit status 3 */
 	r = run_karmactl("--usb", "ls", NULL);
-	assert_exit(&r, 1);
+	assert_exit(&r, 3);
 	g_assert_nonnull(strstr(r.err, "busy"));
+	g_assert_nonnull(strstr(r.err, "--wait"));
 	run_free(&r);
 	r = run_karmactl("--usb", "-i", fx->image, "ls", NULL);
 	assert_exit(&r, 2);

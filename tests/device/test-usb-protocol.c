@@ -180,15 +180,25 @@ static void test_sequence_numbers(void)
 	g_assert_cmpstr(info, ==, "Rio Karma (simulated) firmware 1.68 serial 0000000000000000");
 	km_sim_karma_get_stats(sim, &st);
 	g_assert_cmpuint(st.riop_commands, ==, 300);
-	/* two busy polls and the one that echoes, each followed by a 50 ms wait but the last */
+	/* two busy polls and the one that echoes, each after a 50 ms wait, as the kernel does */
 	g_assert_cmpuint(st.riop_polls, ==, 900);
-	g_assert_cmpuint(st.time_us, >=, 300 * 2 * 50000ull);
+	g_assert_cmpuint(st.time_us, >=, 300 * 3 * 50000ull);
+	g_assert_cmpuint(r.odd_acks, ==, 0);
+	g_assert_cmpstr(r.note, ==, "");
 
-	/* a command that fails does not use up its number */
+	/* an acknowledgement not starting with 0xF0: accepted as the kernel does, and noted */
 	km_sim_karma_faults(sim)->bad_acks = 1;
 	i = r.seq;
-	g_assert_cmpint(km_riop_command(&r, t, KM_RIOP_ENTER_STORAGE, NULL, msg, sizeof(msg)),
-			==, -EPROTO);
+	g_assert_cmpint(km_riop_command(&r, t, KM_RIOP_DEVICE_INFO, NULL, msg, sizeof(msg)), ==, 0);
+	g_assert_cmpuint(r.seq, ==, i + 1);
+	g_assert_cmpuint(r.odd_acks, ==, 1);
+	g_assert_nonnull(strstr(r.note, "starts with 0x0f, not 0xf0 (accepted"));
+
+	/* a command that fails does not use up its number */
+	km_sim_karma_faults(sim)->never_echo = true;
+	i = r.seq;
+	g_assert_cmpint(km_riop_command(&r, t, KM_RIOP_DEVICE_INFO, NULL, msg, sizeof(msg)),
+			==, -ETIMEDOUT);
 	g_assert_cmpuint(r.seq, ==, i);
 	t->ops->close(t);
 }

@@ -33,6 +33,7 @@
 #define EX_SMALL_CACHE 6	/* sysblocks: forces evictions during the write phase */
 
 struct ex {
+	unsigned notes;		/* of the last fsck */
 	struct omfs_exercise_result *r;
 	struct km_mem_device *dev;
 	struct omfs_fs *fs;
@@ -140,6 +141,7 @@ static int run_fsck(struct ex *x, struct km_mem_device *m, bool repair)
 		violation(x, "fsck --repair corrected errors without saying what it changed");
 	if (code != OMFS_FSCK_CLEAN && code != OMFS_FSCK_OPERATIONAL && !log.reports)
 		violation(x, "fsck returned %d without reporting a finding", code);
+	x->notes = res.notes;
 	return code;
 }
 
@@ -470,7 +472,8 @@ static void check_repair_verdicts(struct ex *x, const struct km_mem_device *m)
 
 	if (r->fsck_repair == OMFS_FSCK_CLEAN && r->fsck != OMFS_FSCK_CLEAN)
 		violation(x, "fsck returned %d, then fsck --repair found nothing", r->fsck);
-	if (r->fsck_repair != OMFS_FSCK_CLEAN && r->fsck == OMFS_FSCK_CLEAN)
+	if (r->fsck_repair != OMFS_FSCK_CLEAN && r->fsck == OMFS_FSCK_CLEAN &&
+	    (r->fsck_repair != OMFS_FSCK_CORRECTED || !r->fsck_notes))
 		violation(x, "fsck found nothing, then fsck --repair returned %d", r->fsck_repair);
 	/* e2fsck's rule: a run that modified the volume does not exit 0 */
 	if (r->fsck_repair == OMFS_FSCK_CLEAN && m->writes)
@@ -516,6 +519,7 @@ void omfs_exercise(const uint8_t *image, size_t size, unsigned flags,
 	x->phase = "fsck";
 	m = device_copy(image, size);
 	r->fsck = run_fsck(x, m, false);
+	r->fsck_notes = x->notes;
 	km_mem_device_free(m);
 	clean = r->fsck == OMFS_FSCK_CLEAN;
 

@@ -35,6 +35,7 @@ struct omfs_exercise_result {
 	int mount_err;		/* read-only mount: 0 or -errno */
 	char mount_msg[320];
 	int fsck;		/* exit code of fsck without repair */
+	unsigned fsck_notes;	/* its notes: clean, but a repair normalises them (exit 1) */
 	int fsck_repair;	/* of fsck --repair, or OMFS_EX_NO_FSCK */
 	int fsck_after_repair;	/* of the fsck that follows a repair, or OMFS_EX_NO_FSCK */
 	int fsck_after_write;	/* after the read-write phase, or OMFS_EX_NO_FSCK */

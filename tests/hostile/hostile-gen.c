@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 static const char *const fsck_words[] = {
-	[HF_CLEAN] = "clean", [HF_DIRTY] = "dirty", [HF_UNMOUNTABLE] = "unmountable",
+	[HF_CLEAN] = "clean", [HF_NOTE] = "notes", [HF_DIRTY] = "dirty", [HF_UNMOUNTABLE] = "unmountable",
 	[HF_ANY] = "any",
 };
 static const char *const mount_words[] = {

@@ -859,10 +859,10 @@ static const struct hostile_case cases[] = {
 		OMFS_R_CLUSTERSIZE, 4, 99, HV_CONST, HO_NONE, "clustersize 99"),
 	FIELD("root-cluster-max", STD, HF_UNMOUNTABLE, HM_FAILS, HO_NONE, HO_ROOT,
 		OMFS_R_CLUSTERSIZE, 4, 0xFFFFFFFF, HV_CONST, HO_NONE, "clustersize 2^32-1"),
-	FIELD("root-blocksize-8192", STD, HF_ANY, HM_READS, HO_NONE, HO_ROOT, OMFS_R_BLOCKSIZE, 4,
+	FIELD("root-blocksize-8192", STD, HF_NOTE, HM_READS, HO_NONE, HO_ROOT, OMFS_R_BLOCKSIZE, 4,
 		8192, HV_CONST, HO_NONE,
 		"r_blocksize disagrees with the superblock (the kernel ignores it)"),
-	FIELD("root-mirrors-5", STD, HF_ANY, HM_READS, HO_NONE, HO_ROOT, OMFS_R_MIRRORS, 8, 5,
+	FIELD("root-mirrors-5", STD, HF_NOTE, HM_READS, HO_NONE, HO_ROOT, OMFS_R_MIRRORS, 8, 5,
 		HV_CONST, HO_NONE,
 		"r_mirrors disagrees with the superblock (the kernel ignores it)"),
 	FIELD("root-name-no-nul", STD, HF_ANY, HM_READS, HO_NONE, HO_ROOT, OMFS_R_NAME + 248, 8,
@@ -1042,7 +1042,7 @@ static const struct hostile_case cases[] = {
 		HV_CONST, HO_NONE, "an empty run"),
 	CUSTOM("ext-blocks-into-meta-wrap", STD, HF_DIRTY, HM_ANY, HO_HELLO, apply_ext_blocks,
 		HO_HELLO, 0, 0, HV_END, HO_NONE, "a run as long as the volume"),
-	FLIP("ext-terminator-sum", STD, HF_DIRTY, HM_ANY, HO_HELLO, HO_HELLO,
+	FLIP("ext-terminator-sum", STD, HF_NOTE, HM_ANY, HO_HELLO, HO_HELLO,
 		OMFS_EXTENT_START + OMFS_E_ENTRIES + OMFS_E_ENTRY_SIZE + 15, 0, HC_SEALED_ALL,
 		"the terminator's total is off by one"),
 	FIELD("ext-terminator-cluster", STD, HF_DIRTY, HM_ANY, HO_HELLO, HO_HELLO,
@@ -1140,6 +1140,8 @@ bool hostile_fsck_expected(const struct hostile_case *c, int code, bool repair)
 	switch (c->fsck) {
 	case HF_CLEAN:
 		return code == OMFS_FSCK_CLEAN;
+	case HF_NOTE:
+		return code == (repair ? OMFS_FSCK_CORRECTED : OMFS_FSCK_CLEAN);
 	case HF_DIRTY:
 		return repair ? code == OMFS_FSCK_CORRECTED || code == OMFS_FSCK_UNCORRECTED
 			      : code == OMFS_FSCK_UNCORRECTED;

@@ -66,6 +66,7 @@ enum hostile_obj {
 /* What a correct core does with the image. */
 enum hostile_fsck {
 	HF_CLEAN,	/* fsck 0: the image is odd but valid */
+	HF_NOTE,	/* fsck 0 with notes: valid, as the kernel reads it; --repair normalises it (1) */
 	HF_DIRTY,	/* fsck 4; --repair 1 or 4 */
 	HF_UNMOUNTABLE,	/* fsck 4 or 8; --repair not 0 */
 	HF_ANY,		/* not specified (fsck may or may not object) */

@@ -5,12 +5,17 @@
  * unsupported files, folders), cancel in the middle, a full player, jobs
  * before open, the worker-only check, and finalization.
  */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "session-test-util.h"
 
 #include <string.h>
 #include <unistd.h>
 
 #include "km-demo.h"
+#include "km-image-device.h"
 
 static GThread *main_thread;
 
@@ -479,6 +484,38 @@ static void test_not_open(void)
 	g_assert_finalize_object(session);
 }
 
+/*
+ * One writer at a time: an open session holds its image (a reader is
+ * refused too), closing releases it, and a session on an image another
+ * program holds says so plainly, naming it.
+ */
+static void test_one_writer(void)
+{
+	g_autofree char *image = su_demo_image();
+	KmSession *session = su_open(image);
+	g_autoptr(GError) error = NULL;
+	char msg[OMFS_ERRMSG_MAX] = "";
+	g_autofree char *pid = g_strdup_printf("pid %d", (int)getpid());
+	struct km_image_device *other;
+
+	errno = 0;
+	g_assert_null(km_image_device_open(image, false, 0, 0, msg, sizeof(msg)));
+	g_assert_cmpint(errno, ==, EBUSY);
+	g_assert_nonnull(strstr(msg, "is in use by"));
+	su_close(session);	/* and finalizes it */
+	other = km_image_device_open(image, true, 0, 0, msg, sizeof(msg));
+	g_assert_nonnull(other);
+
+	session = km_session_new_for_path(image);
+	g_assert_false(su_open_session(session, &error));
+	g_assert_error(error, G_IO_ERROR, G_IO_ERROR_BUSY);
+	g_assert_nonnull(strstr(error->message, "another program is using it"));
+	g_assert_nonnull(strstr(error->message, pid));
+	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_CLOSED);
+	g_assert_finalize_object(session);
+	g_assert_cmpint(km_image_device_close(other), ==, 0);
+}
+
 static void test_worker_only(void)
 {
 	g_autofree char *image = su_demo_image();
@@ -531,6 +568,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/session/add-cancel-item", test_add_cancel_item);
 	g_test_add_func("/session/add-full", test_add_full);
 	g_test_add_func("/session/not-open", test_not_open);
+	g_test_add_func("/session/one-writer", test_one_writer);
 	g_test_add_func("/session/worker-only", test_worker_only);
 	g_test_add_func("/session/finalize-open", test_finalize_open);
 	return g_test_run();

@@ -287,6 +287,29 @@ static void assert_repairable(struct vol *v, struct run *first)
 	assert_clean(v, 0);
 }
 
+/* Notes (exit 0), and a repair normalises them (exit 1), leaving no note. */
+static void assert_notes_normalised(struct vol *v, unsigned notes)
+{
+	struct run r = { 0 };
+	uint64_t writes = v->dev->writes;
+
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_cmpuint(r.res.errors, ==, 0);
+	g_assert_cmpuint(r.res.notes, ==, notes);
+	g_assert_cmpuint(count(&r, OMFS_FSCK_NOTE), ==, notes);
+	g_assert_cmpuint(v->dev->writes, ==, writes);
+	run_clear(&r);
+	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_CORRECTED);
+	g_assert_true(r.res.normalized);
+	g_assert_cmpuint(count(&r, OMFS_FSCK_FIXED), ==, 1);
+	run_clear(&r);
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_cmpuint(r.res.notes, ==, 0);
+	run_clear(&r);
+	g_assert_cmpint(fsck(v, true, &r), ==, OMFS_FSCK_CLEAN);
+	run_clear(&r);
+}
+
 /* ---- the tests ---- */
 
 static void test_clean(void)
@@ -574,13 +597,13 @@ static void test_wrong_terminator(void)
 	uint32_t term = OMFS_EXTENT_START + OMFS_E_ENTRIES + (count - 1) * OMFS_E_ENTRY_SIZE;
 	uint64_t good = get64(v, v->b, term + 8);
 
+	/* the kernel never reads the total, nor does our reader: a note */
 	set64(v, v->b, term + 8, good - 1);
-	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
-	g_assert_cmpuint(r.res.errors, ==, 1);
-	g_assert_true(has(&r, OMFS_FSCK_ERROR, "terminator", NULL));
-	assert_repairable(v, &r);
-	g_assert_cmpuint(get64(v, v->b, term + 8), ==, good);
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_true(has(&r, OMFS_FSCK_NOTE, "terminator", NULL));
 	run_clear(&r);
+	assert_notes_normalised(v, 1);
+	g_assert_cmpuint(get64(v, v->b, term + 8), ==, good);
 	vol_free(v);
 }
 
@@ -796,17 +819,34 @@ static void test_root_block_unsealed(void)
 	struct vol *v = vol_new();
 	struct run r = { 0 };
 
-	/* what mkomfs writes: CRC and XOR left 0 in both copies */
+	/* what mkomfs writes: CRC and XOR left 0 in both copies; the kernel never reads them */
 	for (uint64_t i = 0; i < MIRRORS; i++) {
 		omfs_put_be16(blockp(v, 1 + i) + OMFS_H_CRC, 0);
 		blockp(v, 1 + i)[OMFS_H_XOR] = 0;
 	}
-	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
-	g_assert_cmpuint(r.res.errors, ==, 2);
-	g_assert_true(has(&r, OMFS_FSCK_ERROR, "root block 1", "not sealed"));
-	assert_repairable(v, &r);
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_true(has(&r, OMFS_FSCK_NOTE, "root block 1", "not sealed"));
+	run_clear(&r);
+	assert_notes_normalised(v, 2);
 	g_assert_null(omfs_header_problem(blockp(v, 1), SYS_BS));
 	g_assert_cmpmem(blockp(v, 1), SYS_BS, blockp(v, 2), SYS_BS);
+	vol_free(v);
+}
+
+/* The unsealed copies must still agree: a mirror that differs is an error. */
+static void test_root_block_unsealed_differs(void)
+{
+	struct vol *v = vol_new();
+	struct run r = { 0 };
+
+	for (uint64_t i = 0; i < MIRRORS; i++) {
+		omfs_put_be16(blockp(v, 1 + i) + OMFS_H_CRC, 0);
+		blockp(v, 1 + i)[OMFS_H_XOR] = 0;
+	}
+	blockp(v, 2)[OMFS_R_NAME] ^= 1;
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
+	g_assert_true(has(&r, OMFS_FSCK_ERROR, "root block 1", "differs"));
+	assert_repairable(v, &r);
 	run_clear(&r);
 	vol_free(v);
 }
@@ -816,17 +856,33 @@ static void test_root_block_fields(void)
 	struct vol *v = vol_new();
 	struct run r = { 0 };
 
+	/* copies of the superblock's fields that the kernel ignores and omfsck never checks */
 	omfs_put_be64(blockp(v, 1) + OMFS_R_MIRRORS, 3);
 	omfs_put_be32(blockp(v, 1) + OMFS_R_BLOCKSIZE, 4096);
 	reseal(v, 1);
-	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_UNCORRECTED);
-	g_assert_cmpuint(r.res.errors, ==, 2);
-	g_assert_true(has(&r, OMFS_FSCK_ERROR, "mirror count 3", NULL));
-	g_assert_true(has(&r, OMFS_FSCK_ERROR, "block size 4096", NULL));
-	assert_repairable(v, &r);
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_true(has(&r, OMFS_FSCK_NOTE, "mirror count 3", NULL));
+	g_assert_true(has(&r, OMFS_FSCK_NOTE, "block size 4096", NULL));
+	run_clear(&r);
+	assert_notes_normalised(v, 2);
 	g_assert_cmpuint(get64(v, 1, OMFS_R_MIRRORS), ==, MIRRORS);
 	g_assert_cmpuint(omfs_be32(blockp(v, 1) + OMFS_R_BLOCKSIZE), ==, BS);
+	vol_free(v);
+}
+
+/* mkomfs's r_mirrors: a big-endian 32-bit 2 through a 64-bit swap, 33554432. */
+static void test_root_block_mkomfs_mirrors(void)
+{
+	struct vol *v = vol_new();
+	struct run r = { 0 };
+
+	omfs_put_be64(blockp(v, 1) + OMFS_R_MIRRORS, 33554432);
+	reseal(v, 1);
+	g_assert_cmpint(fsck(v, false, &r), ==, OMFS_FSCK_CLEAN);
+	g_assert_true(has(&r, OMFS_FSCK_NOTE, "mirror count 33554432", "as mkomfs writes it"));
 	run_clear(&r);
+	assert_notes_normalised(v, 1);
+	g_assert_cmpuint(get64(v, 1, OMFS_R_MIRRORS), ==, MIRRORS);
 	vol_free(v);
 }
 
@@ -1112,6 +1168,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/fsck/bitmap-tail", test_bitmap_tail);
 	g_test_add_func("/fsck/duplicate-names", test_duplicate_names);
 	g_test_add_func("/fsck/root-block-unsealed", test_root_block_unsealed);
+	g_test_add_func("/fsck/root-block-unsealed-differs", test_root_block_unsealed_differs);
+	g_test_add_func("/fsck/root-block-mkomfs-mirrors", test_root_block_mkomfs_mirrors);
 	g_test_add_func("/fsck/root-block-fields", test_root_block_fields);
 	g_test_add_func("/fsck/root-parent", test_root_parent);
 	g_test_add_func("/fsck/root-sibling", test_root_sibling);
