@@ -55,10 +55,19 @@ clang_rt_package() {
         sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n1)
     [ -n "$llvm" ] && echo "libclang-rt-$llvm-dev"
 }
-if rt=$(clang_rt_package); then
-    PKGS+=("$rt")
+# On a fresh machine apt has no package lists yet and the query above prints
+# nothing: as root, fetch the lists first and ask again.
+lists_updated=0
+if ! rt=$(clang_rt_package) && [ "$(id -u)" = 0 ] && [ "${KM_NO_APT:-0}" != 1 ]; then
+    apt-get update -q
+    lists_updated=1
+    rt=$(clang_rt_package) || true
 fi
-
+if [ -n "${rt:-}" ]; then
+    PKGS+=("$rt")
+else
+    echo "install-deps: apt does not know clang's runtime package; skipping it" >&2
+fi
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -82,5 +91,5 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 echo "install-deps: installing ${missing[*]}"
-apt-get update -q
+[ "$lists_updated" = 1 ] || apt-get update -q
 apt-get install -y -q --no-install-recommends "${missing[@]}"
