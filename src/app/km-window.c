@@ -168,7 +168,7 @@ static void open_demo_action(GtkWidget *widget, const char *name, GVariant *para
 	km_window_open_demo(KM_WINDOW(widget));
 }
 
-static void on_close_response(AdwMessageDialog *dialog, const char *response, KmWindow *self)
+static void on_close_response(KmQuestionDialog *dialog, const char *response, KmWindow *self)
 {
 	if (!g_str_equal(response, "close") || !self->player_view)
 		return;
@@ -188,8 +188,8 @@ static void ask_close_while_copying(KmWindow *self)
 		.appearance = ADW_RESPONSE_DESTRUCTIVE,
 	};
 
-	gtk_window_present(GTK_WINDOW(km_question_new(GTK_WIDGET(self), &question,
-						      G_CALLBACK(on_close_response), self)));
+	km_dialog_present(GTK_WIDGET(km_question_new(&question, G_CALLBACK(on_close_response), self)),
+			  GTK_WIDGET(self));
 }
 
 static gboolean km_window_close_request(GtkWindow *window)

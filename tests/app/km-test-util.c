@@ -101,26 +101,40 @@ guint km_test_n_tracks(KmWindow *win)
 	return g_list_model_get_n_items(km_session_get_tracks(km_test_session(win)));
 }
 
-GtkWidget *km_test_find_toplevel(GType type)
+/* The dialog shown on window (libadwaita 1.5's AdwDialog), or NULL. */
+static GtkWidget *visible_dialog(GObject *window)
+{
+#if ADW_CHECK_VERSION(1, 5, 0)
+	if (ADW_IS_APPLICATION_WINDOW(window))
+		return GTK_WIDGET(adw_application_window_get_visible_dialog(
+			ADW_APPLICATION_WINDOW(window)));
+	if (ADW_IS_WINDOW(window))
+		return GTK_WIDGET(adw_window_get_visible_dialog(ADW_WINDOW(window)));
+#endif
+	return NULL;
+}
+
+GtkWidget *km_test_find_dialog(GType type)
 {
 	GListModel *toplevels = gtk_window_get_toplevels();	/* owned by GTK */
 
 	for (guint i = 0; i < g_list_model_get_n_items(toplevels); i++) {
 		g_autoptr(GObject) w = g_list_model_get_item(toplevels, i);
+		GtkWidget *dialog = visible_dialog(w);
 
+		/* GTK's toplevel list, or the window, holds them */
 		if (G_TYPE_CHECK_INSTANCE_TYPE(w, type))
-			return GTK_WIDGET(w);	/* GTK's toplevel list holds it */
+			return GTK_WIDGET(w);
+		if (dialog && G_TYPE_CHECK_INSTANCE_TYPE(dialog, type))
+			return dialog;
 	}
 	return NULL;
 }
 
 void km_test_answer(GtkWidget *dialog, const char *response)
 {
-	g_assert_true(ADW_IS_MESSAGE_DIALOG(dialog));
-	adw_message_dialog_response(ADW_MESSAGE_DIALOG(dialog), response);
-	/* the response signal does not close the dialog; the button does */
-	gtk_window_destroy(GTK_WINDOW(dialog));
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	km_question_answer(KM_QUESTION_DIALOG(dialog), response);
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 }
 
 gboolean km_test_find_label(GtkWidget *widget, const char *text)
