@@ -71,30 +71,45 @@ static void on_end(GMarkupParseContext *context, const char *element, gpointer d
 		p->skip_depth--;
 	} else if (p->description_depth) {
 		p->description_depth--;
-		if (p->description_depth && g_strv_contains(description_elements, element))
+		if (p->description_depth && g_strv_contains(description_elements, element)) {
+			if (g_str_has_suffix(p->notes->str, " "))
+				g_string_truncate(p->notes, p->notes->len - 1);
 			g_string_append_printf(p->notes, "</%s>", element);
+		}
 	} else if (g_str_equal(element, "release")) {
 		p->in_release = FALSE;
 	}
 }
 
-/* Text inside the description, its line breaks and indentation made single spaces. */
+/* Whether the notes end with the opening tag of a paragraph or list item. */
+static gboolean at_block_start(GString *notes)
+{
+	return g_str_has_suffix(notes->str, "<p>") || g_str_has_suffix(notes->str, "<li>");
+}
+
+/*
+ * Text inside the description: XML's line breaks and indentation are not the
+ * text's, so each run of white space becomes one space, none at the start or
+ * the end of a paragraph or list item (on_end removes that one).
+ */
 static void on_text(GMarkupParseContext *context, const char *text, gsize length,
 		    gpointer data, GError **error)
 {
 	ReleaseNotesParser *p = data;
-	g_autofree char *escaped = NULL;
+	g_autofree char *copy = NULL;
 	g_auto(GStrv) words = NULL;
 	g_autofree char *joined = NULL;
-	g_autofree char *copy = NULL;
+	g_autofree char *escaped = NULL;
 
 	if (!p->description_depth || p->skip_depth)
 		return;
 	copy = g_strndup(text, length);
-	words = g_strsplit_set(g_strstrip(copy), " \t\n\r", -1);
+	words = g_regex_split_simple("\\s+", copy, 0, 0);
 	joined = g_strjoinv(" ", words);
+	if (g_str_equal(joined, " ") || !*joined)
+		return;	/* between elements */
 	escaped = g_markup_escape_text(joined, -1);
-	g_string_append(p->notes, escaped);
+	g_string_append(p->notes, escaped + (at_block_start(p->notes) && *escaped == ' '));
 }
 
 char *km_about_release_notes(const char *metainfo, gsize length, const char *version)
@@ -107,18 +122,18 @@ char *km_about_release_notes(const char *metainfo, gsize length, const char *ver
 
 	if (!g_markup_parse_context_parse(context, metainfo, length, &error) ||
 	    !g_markup_parse_context_end_parse(context, &error)) {
-		g_warning("the metainfo: %s", error->message);
+		g_message("the metainfo: %s", error->message);
 		p.found = FALSE;
 	}
 	return g_string_free(p.notes, !p.found);
 }
 
-/* The translators' names (po/), or NULL while the language has none. */
+/* The translators' names (po/), or "" (none shown) while the language has none. */
 static const char *translator_credits(void)
 {
 	const char *credits = _("translator-credits");
 
-	return g_str_equal(credits, "translator-credits") ? NULL : credits;
+	return g_str_equal(credits, "translator-credits") ? "" : credits;
 }
 
 void km_about_present(GtkWidget *parent)

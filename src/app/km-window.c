@@ -254,6 +254,7 @@ static void km_window_class_init(KmWindowClass *klass)
 		widget_class, "/io/github/karmamanager/KarmaManager/ui/km-window.ui");
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, toasts);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, stack);
+	gtk_widget_class_bind_template_child(widget_class, KmWindow, start_box);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, status_page);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, permission_box);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, permission_label);
@@ -266,6 +267,11 @@ static void km_window_class_init(KmWindowClass *klass)
 static void km_window_init(KmWindow *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
+#if ADW_CHECK_VERSION(1, 4, 0)
+	/* the .ui's box is the 1.2 layout */
+	gtk_box_append(self->start_box, km_toolbar_view_new_from_box(self->start_box,
+								     GTK_WIDGET(self->status_page)));
+#endif
 	self->cancellable = g_cancellable_new();
 	self->settings = g_settings_new(APP_ID);
 	gtk_window_set_default_size(GTK_WINDOW(self),
