@@ -12,6 +12,8 @@
 # hash).  An exclusive lock guards making or refreshing it; builds hold a
 # shared one, so two runs never change a root that another run is using.
 #
+# With --run COMMAND... it runs a command in the root, in the clone (/src),
+# e.g. `--run meson test -C _build-trixie test-layout` while debugging.
 # With --prepare it only makes or refreshes the root (scripts/test.sh runs
 # that in the background at its start: it is network and dpkg bound, while
 # the Debian 12 builds are CPU bound).  Without it, it then bind-mounts this
@@ -96,5 +98,13 @@ build_and_test() {
 }
 
 prepare_root
-[ "${1:-}" = --prepare ] && exit 0
-build_and_test
+case "${1:-}" in
+--prepare) ;;
+--run)  # --run COMMAND...: run a command in the root, in the clone (/src)
+    shift
+    exec 9>"$LOCK"
+    flock --shared 9
+    in_root "$CHROOT" /bin/sh -c 'cd /src && exec "$@"' sh "$@"
+    ;;
+*) build_and_test ;;
+esac

@@ -139,10 +139,13 @@ static const char *translator_credits(void)
 void km_about_present(GtkWidget *parent)
 {
 	const char *developers[] = { _("Karma Manager contributors"), NULL };
+	/* the metainfo's summary, which neither path takes from it */
+	const char *comments = _("Copy music to and from a Rio Karma player");
 #if ADW_CHECK_VERSION(1, 5, 0)
 	AdwAboutDialog *about = ADW_ABOUT_DIALOG(adw_about_dialog_new_from_appdata(
 		METAINFO_RESOURCE, PACKAGE_VERSION));
 
+	adw_about_dialog_set_comments(about, comments);
 	adw_about_dialog_set_developers(about, developers);
 	adw_about_dialog_set_translator_credits(about, translator_credits());
 	km_dialog_present(GTK_WIDGET(about), parent);
@@ -157,7 +160,7 @@ void km_about_present(GtkWidget *parent)
 				       "application-name", _("Karma Manager"),
 				       "application-icon", APP_ID,
 				       "version", PACKAGE_VERSION,
-				       "comments", _("Copy music to and from a Rio Karma player"),
+				       "comments", comments,
 				       "developer-name", "The Karma Manager developers",
 				       "license-type", GTK_LICENSE_GPL_2_0,
 				       "website", HOMEPAGE_URL,

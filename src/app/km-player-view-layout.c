@@ -4,7 +4,8 @@
  * 1.4): the header bar, transfers and capacity as the bars of an
  * AdwToolbarView, and the playlists and the details as the sidebars of two
  * AdwOverlaySplitViews, which fold over the library when the window is
- * narrower than 600 px (an AdwBreakpoint), so that it is usable at 360 px.
+ * narrower than 600 px (an AdwBreakpoint), so that it is usable at 360 px;
+ * then the header keeps only the buttons the menu does not have.
  * The .ui describes the libadwaita 1.2 layout (a GtkPaned, which cannot
  * fold); this moves its widgets, so that one .ui serves both.
  */
@@ -87,6 +88,10 @@ void _km_player_view_init_layout(KmPlayerView *self)
 				   G_OBJECT(playlists), "collapsed", TRUE,
 				   G_OBJECT(playlists), "show-sidebar", FALSE,
 				   G_OBJECT(details), "collapsed", TRUE,
+				   /* in the menu too: room for the window's buttons */
+				   G_OBJECT(self->add_button), "visible", FALSE,
+				   G_OBJECT(self->export_button), "visible", FALSE,
+				   G_OBJECT(self->eject_button), "visible", FALSE,
 				   NULL);
 	bin = adw_breakpoint_bin_new();
 	gtk_widget_set_size_request(bin, MIN_WIDTH, MIN_HEIGHT);

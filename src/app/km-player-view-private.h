@@ -31,6 +31,9 @@ struct _KmPlayerView {
 	KmCapacityBar *capacity_bar;
 	GtkBox *main_box;	/* the bars and panes, top to bottom */
 	AdwHeaderBar *header_bar;
+	GtkWidget *add_button;	/* these three are also in the menu: folded, only there */
+	GtkWidget *export_button;
+	GtkWidget *eject_button;
 	GtkPaned *paned;	/* the playlists | the library and details */
 	GtkWidget *content_box;	/* the library and details */
 	/* km-player-view-layout.c: an AdwOverlaySplitView from libadwaita 1.4, else NULL */

@@ -279,6 +279,9 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, capacity_bar);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, main_box);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, header_bar);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, add_button);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, export_button);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, eject_button);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, paned);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, content_box);
 	gtk_widget_class_bind_template_callback(widget_class, on_selection_changed);

@@ -26,20 +26,47 @@ static void settle(KmWindow *win)
 	gtk_test_widget_wait_for_draw(GTK_WIDGET(win));
 }
 
+/*
+ * What the window's frame adds to its content's width: without a compositor
+ * (Xvfb) GTK draws a border inside the window; a maximized window on a phone
+ * has none.  Measured once on a wide window.
+ */
+static int frame_width(const char *image)
+{
+	static int frame = -1;
+
+	if (frame < 0) {
+		KmWindow *win = km_test_open_window_sized(image, 1000, HEIGHT);
+
+		settle(win);
+		frame = gdk_surface_get_width(gtk_native_get_surface(GTK_NATIVE(win))) -
+			gtk_widget_get_width(gtk_window_get_child(GTK_WINDOW(win)));
+		g_assert_cmpint(frame, >=, 0);
+		km_test_close_window(win);
+	}
+	return frame;
+}
+
+/* A window whose content is width wide. */
+static KmWindow *open_window_for_content(const char *image, int width)
+{
+	KmWindow *win = km_test_open_window_sized(image, width + frame_width(image), HEIGHT);
+
+	settle(win);
+	return win;
+}
+
 /* At the width the metainfo requires, everything fits: GTK did not widen it. */
 static void test_narrowest(gconstpointer image)
 {
-	KmWindow *win = km_test_open_window_sized(image, KM_MIN_WIDTH, HEIGHT);
+	KmWindow *win = open_window_for_content(image, KM_MIN_WIDTH);
+	GtkWidget *content = gtk_window_get_child(GTK_WINDOW(win));
 	int min;
 
-	settle(win);
-	gtk_widget_measure(GTK_WIDGET(win), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL,
-			   NULL);
-	g_test_message("the window's minimum width: %d px", min);
+	gtk_widget_measure(content, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+	g_test_message("the window's content: at least %d px wide", min);
 	g_assert_cmpint(min, <=, KM_MIN_WIDTH);
-	/* the window on the screen, with its frame */
-	g_assert_cmpint(gdk_surface_get_width(gtk_native_get_surface(GTK_NATIVE(win))), ==,
-			KM_MIN_WIDTH);
+	g_assert_cmpint(gtk_widget_get_width(content), ==, KM_MIN_WIDTH);
 	km_test_close_window(win);
 }
 
@@ -62,12 +89,11 @@ static AdwOverlaySplitView *details_split(KmWindow *win)
  */
 static void test_folded(gconstpointer image)
 {
-	KmWindow *win = km_test_open_window_sized(image, 360, HEIGHT);
+	KmWindow *win = open_window_for_content(image, 360);
 	KmPlayerView *pv = km_test_player_view(win);
 	GtkWidget *bin;
 	int min;
 
-	settle(win);
 	g_assert_true(adw_overlay_split_view_get_collapsed(playlists_split(win)));
 	g_assert_true(adw_overlay_split_view_get_collapsed(details_split(win)));
 	g_assert_false(adw_overlay_split_view_get_show_sidebar(playlists_split(win)));
@@ -94,9 +120,8 @@ static void test_folded(gconstpointer image)
 /* Wide, both panes stand beside the library, as the 1.2 layout's. */
 static void test_unfolded(gconstpointer image)
 {
-	KmWindow *win = km_test_open_window_sized(image, 1000, HEIGHT);
+	KmWindow *win = open_window_for_content(image, 1000);
 
-	settle(win);
 	g_assert_false(adw_overlay_split_view_get_collapsed(playlists_split(win)));
 	g_assert_false(adw_overlay_split_view_get_collapsed(details_split(win)));
 	g_assert_true(adw_overlay_split_view_get_show_sidebar(playlists_split(win)));

@@ -310,12 +310,15 @@ static void test_preferences(void)
 {
 	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
 	GtkWidget *prefs = g_object_ref(km_preferences_window_new());
-	GtkSwitch *sw = find_switch_row(prefs, "Copy _Duplicates");
-	GtkSwitch *confirm = find_switch_row(prefs, "_Ask Before Deleting");
-	GtkEditable *row = find_entry_row(prefs, "_File Names");
+	GtkSwitch *sw, *confirm;
+	GtkEditable *row;
 	g_autofree char *template = NULL;
 
+	/* an AdwDialog (libadwaita 1.5) has its pages once presented */
 	km_dialog_present(prefs, NULL);
+	sw = find_switch_row(prefs, "Copy _Duplicates");
+	confirm = find_switch_row(prefs, "_Ask Before Deleting");
+	row = find_entry_row(prefs, "_File Names");
 	g_assert_nonnull(sw);
 	g_assert_nonnull(row);
 	g_assert_cmpstr(gtk_editable_get_text(row), ==, "%a/%s/%n %t.%c");
