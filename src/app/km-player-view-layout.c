@@ -25,6 +25,11 @@
 #define MIN_WIDTH 360
 #define MIN_HEIGHT 300
 
+static void notify_details_visible(KmPlayerView *self)
+{
+	g_object_notify(G_OBJECT(self), "details-visible");
+}
+
 /* The details beside the library (the revealer's place in the .ui). */
 static GtkWidget *details_split_new(KmPlayerView *self)
 {
@@ -38,10 +43,15 @@ static GtkWidget *details_split_new(KmPlayerView *self)
 	adw_overlay_split_view_set_sidebar_position(split, GTK_PACK_END);
 	adw_overlay_split_view_set_max_sidebar_width(split, 360);
 	adw_overlay_split_view_set_sidebar_width_fraction(split, 0.3);
+	/* shown and hidden by the details action only (and the fold, below) */
+	adw_overlay_split_view_set_pin_sidebar(split, TRUE);
 	/* the revealer stays, empty and hidden: the details action shows it */
 	gtk_widget_set_visible(GTK_WIDGET(self->details_revealer), FALSE);
 	g_object_bind_property(self->details_revealer, "reveal-child", split, "show-sidebar",
 			       G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+	/* folded, the details close by themselves too (Escape, a click beside) */
+	g_signal_connect_object(self->details_revealer, "notify::reveal-child",
+				G_CALLBACK(notify_details_visible), self, G_CONNECT_SWAPPED);
 	adw_overlay_split_view_set_content(split, self->content_box);
 	return GTK_WIDGET(split);
 }
@@ -88,6 +98,11 @@ void _km_player_view_init_layout(KmPlayerView *self)
 				   G_OBJECT(playlists), "collapsed", TRUE,
 				   G_OBJECT(playlists), "show-sidebar", FALSE,
 				   G_OBJECT(details), "collapsed", TRUE,
+				   /*
+				    * over the library, the details wait to be asked for;
+				    * unfolding shows them again if they were shown
+				    */
+				   G_OBJECT(self), "details-visible", FALSE,
 				   /* in the menu too: room for the window's buttons */
 				   G_OBJECT(self->add_button), "visible", FALSE,
 				   G_OBJECT(self->export_button), "visible", FALSE,

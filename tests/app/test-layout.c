@@ -82,6 +82,29 @@ static AdwOverlaySplitView *details_split(KmWindow *win)
 		GTK_WIDGET(km_test_player_view(win)->details_pane), ADW_TYPE_OVERLAY_SPLIT_VIEW));
 }
 
+/* The first widget below widget that activates action, or NULL. */
+static GtkWidget *find_actionable(GtkWidget *widget, const char *action)
+{
+	if (GTK_IS_ACTIONABLE(widget) &&
+	    g_strcmp0(gtk_actionable_get_action_name(GTK_ACTIONABLE(widget)), action) == 0)
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = find_actionable(c, action);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+static GtkToggleButton *details_button(KmPlayerView *pv)
+{
+	GtkWidget *button = find_actionable(GTK_WIDGET(pv), "player.details");
+
+	g_assert_true(GTK_IS_TOGGLE_BUTTON(button));
+	return GTK_TOGGLE_BUTTON(button);
+}
+
 /*
  * Narrow, the playlists and details fold over the library: hidden until the
  * header's button (or the details action) shows them; choosing a playlist
@@ -97,6 +120,9 @@ static void test_folded(gconstpointer image)
 	g_assert_true(adw_overlay_split_view_get_collapsed(playlists_split(win)));
 	g_assert_true(adw_overlay_split_view_get_collapsed(details_split(win)));
 	g_assert_false(adw_overlay_split_view_get_show_sidebar(playlists_split(win)));
+	g_assert_false(adw_overlay_split_view_get_show_sidebar(details_split(win)));
+	/* what the header's details button shows */
+	g_assert_false(gtk_toggle_button_get_active(details_button(pv)));
 	bin = gtk_widget_get_ancestor(GTK_WIDGET(pv->library_view), ADW_TYPE_BREAKPOINT_BIN);
 	gtk_widget_measure(adw_breakpoint_bin_get_child(ADW_BREAKPOINT_BIN(bin)),
 			   GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
@@ -112,20 +138,34 @@ static void test_folded(gconstpointer image)
 
 	g_object_set(pv, "details-visible", TRUE, NULL);
 	g_assert_true(adw_overlay_split_view_get_show_sidebar(details_split(win)));
+	settle(win);
+	g_assert_true(gtk_toggle_button_get_active(details_button(pv)));
+	/* closed by a click beside it: the setting follows */
 	adw_overlay_split_view_set_show_sidebar(details_split(win), FALSE);
 	g_assert_false(gtk_revealer_get_reveal_child(pv->details_revealer));
+	g_assert_false(g_settings_get_boolean(pv->settings, "details-visible"));
+	settle(win);
+	g_assert_false(gtk_toggle_button_get_active(details_button(pv)));
 	km_test_close_window(win);
 }
 
 /* Wide, both panes stand beside the library, as the 1.2 layout's. */
 static void test_unfolded(gconstpointer image)
 {
-	KmWindow *win = open_window_for_content(image, 1000);
+	g_autoptr(GSettings) settings = g_settings_new(APP_ID);
+	KmWindow *win;
+
+	/* a window closed while folded keeps the details hidden */
+	g_settings_reset(settings, "details-visible");
+	win = open_window_for_content(image, 1000);
 
 	g_assert_false(adw_overlay_split_view_get_collapsed(playlists_split(win)));
 	g_assert_false(adw_overlay_split_view_get_collapsed(details_split(win)));
 	g_assert_true(adw_overlay_split_view_get_show_sidebar(playlists_split(win)));
 	g_assert_true(gtk_widget_get_mapped(GTK_WIDGET(km_test_player_view(win)->sidebar)));
+	/* the details as the setting has them (shown by default) */
+	g_assert_true(adw_overlay_split_view_get_show_sidebar(details_split(win)));
+	g_assert_true(gtk_widget_get_mapped(GTK_WIDGET(km_test_player_view(win)->details_pane)));
 	km_test_close_window(win);
 }
 #endif
