@@ -127,7 +127,11 @@ void _km_player_view_playlist_chosen(KmPlayerView *self)
 #else
 void _km_player_view_init_layout(KmPlayerView *self)
 {
-	/* the .ui's layout */
+	/*
+	 * the .ui's layout, the library and details never squeezed below their
+	 * size (clipped): the window is as wide as they need (data/meson.build)
+	 */
+	gtk_paned_set_shrink_end_child(self->paned, FALSE);
 }
 
 void _km_player_view_playlist_chosen(KmPlayerView *self)
