@@ -34,7 +34,7 @@ BUILD=_build-trixie
 
 [ "$(id -u)" = 0 ] || { echo "test-trixie: run as root" >&2; exit 1; }
 
-# in_root COMMAND...: run COMMAND in the root, in a private mount namespace
+# in_root ROOT COMMAND...: run COMMAND in ROOT, in a private mount namespace
 # so that its /proc, /dev, /sys and the clone's bind mount vanish with it
 # (nothing to unmount, nothing left behind when killed).
 in_root() {
