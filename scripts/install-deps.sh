@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# install-deps.sh - install (as root, on Debian 12 "bookworm") every package
-# that the build, the demo and the whole test suite need.
+# install-deps.sh - install (as root, on Debian 12 "bookworm" or Debian 13
+# "trixie") every package that the build, the demo and the whole test suite
+# need.  No package name carries a version: where Debian only ships versioned
+# names (clang's sanitizer runtime), apt is asked which one this release has.
 #
 # Idempotent: when every package is already installed it does not touch apt
 # at all, so re-runs take a fraction of a second.  Run as root, or set
@@ -15,7 +17,7 @@ PKGS=(
     # build
     build-essential meson ninja-build pkg-config libglib2.0-dev
     # a second compiler, and its sanitizer/libFuzzer runtime (-Dfuzzing=true)
-    clang libclang-rt-14-dev
+    clang
     # test helpers (tests/interop/*.py, the oracle's mkomfs-min.py, test summary)
     python3
     # kernel interop oracle (tests/interop/oracle/setup.sh): it boots Debian's
@@ -38,8 +40,34 @@ PKGS=(
     gettext desktop-file-utils appstream appstream-util librsvg2-bin flatpak-builder
     # karmactl's man page (docs/karmactl.1): mandoc -Tlint checks it in the tests
     mandoc
+    # the tests' private D-Bus session (the portal mocks), SVG icons for GTK,
+    # man pages, the translation tests' locales, and the Debian 13 root that
+    # scripts/test.sh builds in (scripts/test-trixie.sh)
+    dbus-daemon librsvg2-common groff-base locales-all debootstrap
 )
 
+# clang's sanitizer and libFuzzer runtime is packaged per LLVM version
+# (libclang-rt-14-dev on Debian 12, -19- on 13): take the one that matches
+# the clang this release installs.
+clang_rt_package() {
+    local llvm
+    llvm=$(apt-cache depends clang 2>/dev/null |
+        sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n1)
+    [ -n "$llvm" ] && echo "libclang-rt-$llvm-dev"
+}
+# On a fresh machine apt has no package lists yet and the query above prints
+# nothing: as root, fetch the lists first and ask again.
+lists_updated=0
+if ! rt=$(clang_rt_package) && [ "$(id -u)" = 0 ] && [ "${KM_NO_APT:-0}" != 1 ]; then
+    apt-get update -q
+    lists_updated=1
+    rt=$(clang_rt_package) || true
+fi
+if [ -n "${rt:-}" ]; then
+    PKGS+=("$rt")
+else
+    echo "install-deps: apt does not know clang's runtime package; skipping it" >&2
+fi
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -63,5 +91,5 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 echo "install-deps: installing ${missing[*]}"
-apt-get update -q
+[ "$lists_updated" = 1 ] || apt-get update -q
 apt-get install -y -q --no-install-recommends "${missing[@]}"

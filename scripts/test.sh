@@ -1,14 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test.sh - build and run the whole test suite (as root on Debian 12: it
-# installs what it needs with apt).  Two builds, each runs every suite:
-#   _build       a normal build
-#   _build-asan  the same with -Db_sanitize=address,undefined
+# test.sh - build and run the whole test suite (as root on Debian 12 or 13:
+# it installs what it needs with apt).  Three builds:
+#   _build         a normal build, every suite
+#   _build-asan    the same with -Db_sanitize=address,undefined
+#   _build-trixie  the default options in a Debian 13 root (debootstrap,
+#                  cached in /var/cache: scripts/test-trixie.sh), every suite
+#                  but the kernel interop one
 # The kernel interop suite is set up (qemu + Debian's kernel, cached in
 # $ORACLE_CACHE, default /var/cache/karma-manager-oracle) and required.
-# Ends with "N passed, N failed[, N skipped]" alone on the last line; the
-# exit status is non-zero when anything failed.
+# The Debian 13 root is made or refreshed in the background while the first
+# two builds run: it waits on the network and dpkg, they on the CPU.
+# Ends with "N passed, N failed[, N skipped]" alone on the last line (all
+# three builds counted); the exit status is non-zero when anything failed.
 #
 # Environment: KM_BUILD_PREFIX (default ./_build), MESON_TEST_ARGS (extra
 # arguments for `meson test`, e.g. "--suite unit").
@@ -23,6 +28,11 @@ fail_early() {
     exit 1
 }
 scripts/install-deps.sh || fail_early "installing the packages failed"
+SECONDS=0
+echo "== Debian 13 root (scripts/test-trixie.sh --prepare), in the background"
+trixie_log=$(mktemp)
+scripts/test-trixie.sh --prepare >"$trixie_log" 2>&1 &
+trixie_prepare=$!
 echo "== kernel oracle (tests/interop/oracle/setup.sh)"
 tests/interop/oracle/setup.sh || fail_early "setting up the kernel oracle failed"
 
@@ -37,11 +47,37 @@ run_build() {  # run_build DIR OPTIONS...
     meson test -C "$dir" --print-errorlogs ${MESON_TEST_ARGS:-}
 }
 
+# run_trixie: waits for the root, then builds and tests in it.
+run_trixie() {
+    local prepared=0
+    wait "$trixie_prepare" && prepared=1
+    echo "== Debian 13 root ready after $(minutes "$SECONDS")"
+    if [ $prepared = 0 ]; then
+        tail -n 40 "$trixie_log"
+        echo "_build-trixie: making the Debian 13 root failed"
+        return 1
+    fi
+    tail -n 1 "$trixie_log"
+    echo "== _build-trixie: Debian 13, default options, every suite but interop"
+    scripts/test-trixie.sh
+}
+
+minutes() {
+    printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
 rc=0
 mkdir -p "$(dirname "$PREFIX")"
+start=$SECONDS
 run_build "$PREFIX" || rc=1
 run_build "$PREFIX-asan" -Db_sanitize=address,undefined || rc=1
+debian12=$SECONDS
+run_trixie || rc=1
+rm -f "$trixie_log"
 
+echo "== timings: Debian 12 builds $(minutes $((debian12 - start))), Debian 13 build" \
+    "and tests $(minutes $((SECONDS - debian12))), total $(minutes "$SECONDS")" \
+    "(from the packages on)"
 echo "== summary"
-python3 scripts/test-summary.py "$PREFIX" "$PREFIX-asan" || rc=1
+python3 scripts/test-summary.py "$PREFIX" "$PREFIX-asan" "$ROOT/_build-trixie" || rc=1
 exit $rc

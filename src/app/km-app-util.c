@@ -32,24 +32,83 @@ void km_widget_unparent_children(GtkWidget *widget)
 		gtk_widget_unparent(child);
 }
 
-AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
-				  GCallback on_response, gpointer owner)
+void km_dialog_present(GtkWidget *dialog, GtkWidget *parent)
 {
-	GtkRoot *root = gtk_widget_get_root(widget);
-	AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG(adw_message_dialog_new(
-		GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL, question->heading, question->body));
+#if ADW_CHECK_VERSION(1, 5, 0)
+	adw_dialog_present(ADW_DIALOG(dialog), parent);
+#else
+	GtkRoot *root = parent ? gtk_widget_get_root(parent) : NULL;
 
-	adw_message_dialog_add_responses(dialog, question->cancel_id, question->cancel_label,
+	if (GTK_IS_WINDOW(root))
+		gtk_window_set_transient_for(GTK_WINDOW(dialog), GTK_WINDOW(root));
+	gtk_window_set_modal(GTK_WINDOW(dialog), TRUE);
+	gtk_window_present(GTK_WINDOW(dialog));
+#endif
+}
+
+void km_dialog_close(GtkWidget *dialog)
+{
+#if ADW_CHECK_VERSION(1, 5, 0)
+	adw_dialog_force_close(ADW_DIALOG(dialog));
+#else
+	gtk_window_destroy(GTK_WINDOW(dialog));
+#endif
+}
+
+KmQuestionDialog *km_question_new(const KmQuestion *question, GCallback on_response,
+				  gpointer owner)
+{
+#if ADW_CHECK_VERSION(1, 5, 0)
+	KmQuestionDialog *dialog = ADW_ALERT_DIALOG(adw_alert_dialog_new(question->heading,
+									 question->body));
+#else
+	KmQuestionDialog *dialog = ADW_MESSAGE_DIALOG(adw_message_dialog_new(NULL,
+									     question->heading,
+									     question->body));
+#endif
+
+	km_question_dialog_add_responses(dialog, question->cancel_id, question->cancel_label,
 					 question->act_id, question->act_label, NULL);
-	adw_message_dialog_set_response_appearance(dialog, question->act_id,
+	km_question_dialog_set_response_appearance(dialog, question->act_id,
 						   question->appearance);
-	adw_message_dialog_set_default_response(dialog,
+	km_question_dialog_set_default_response(dialog,
 						question->appearance == ADW_RESPONSE_DESTRUCTIVE ?
 						question->cancel_id : question->act_id);
-	adw_message_dialog_set_close_response(dialog, question->cancel_id);
+	km_question_dialog_set_close_response(dialog, question->cancel_id);
 	g_signal_connect_object(dialog, "response", on_response, owner, 0);
 	return dialog;
 }
+
+void km_question_answer(KmQuestionDialog *dialog, const char *response)
+{
+	/* what a click on the button does: the response, then the dialog closes */
+	g_signal_emit_by_name(dialog, "response", response);
+	km_dialog_close(GTK_WIDGET(dialog));
+}
+
+#if ADW_CHECK_VERSION(1, 4, 0)
+GtkWidget *km_toolbar_view_new_from_box(GtkBox *box, GtkWidget *content)
+{
+	AdwToolbarView *view = ADW_TOOLBAR_VIEW(adw_toolbar_view_new());
+	gboolean before_content = TRUE;
+	GtkWidget *child;
+
+	while ((child = gtk_widget_get_first_child(GTK_WIDGET(box)))) {
+		g_object_ref(child);
+		gtk_box_remove(box, child);
+		if (child == content) {
+			adw_toolbar_view_set_content(view, child);
+			before_content = FALSE;
+		} else if (before_content) {
+			adw_toolbar_view_add_top_bar(view, child);
+		} else {
+			adw_toolbar_view_add_bottom_bar(view, child);
+		}
+		g_object_unref(child);
+	}
+	return GTK_WIDGET(view);
+}
+#endif
 
 void km_widget_toast(GtkWidget *widget, const char *message)
 {

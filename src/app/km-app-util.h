@@ -22,6 +22,44 @@ KmFidList *km_fid_list_new_for_tracks(GPtrArray *tracks);
  * children left (4.8 unparents only the bound template children).
  */
 void km_widget_unparent_children(GtkWidget *widget);
+/*
+ * The app's questions are AdwAlertDialogs where libadwaita has them (1.5),
+ * AdwMessageDialogs (1.2, deprecated in 1.6) before: the two have the same
+ * API under different names, so the widgets and tests use these names.
+ */
+#if ADW_CHECK_VERSION(1, 5, 0)
+typedef AdwAlertDialog KmQuestionDialog;
+#define KM_TYPE_QUESTION_DIALOG ADW_TYPE_ALERT_DIALOG
+#define KM_QUESTION_DIALOG(obj) ADW_ALERT_DIALOG(obj)
+#define km_question_dialog_get_heading adw_alert_dialog_get_heading
+#define km_question_dialog_get_response_label adw_alert_dialog_get_response_label
+#define km_question_dialog_get_response_appearance adw_alert_dialog_get_response_appearance
+#define km_question_dialog_get_default_response adw_alert_dialog_get_default_response
+#define km_question_dialog_get_response_enabled adw_alert_dialog_get_response_enabled
+#define km_question_dialog_set_response_enabled adw_alert_dialog_set_response_enabled
+#define km_question_dialog_get_extra_child adw_alert_dialog_get_extra_child
+#define km_question_dialog_set_extra_child adw_alert_dialog_set_extra_child
+#define km_question_dialog_add_responses adw_alert_dialog_add_responses
+#define km_question_dialog_set_response_appearance adw_alert_dialog_set_response_appearance
+#define km_question_dialog_set_default_response adw_alert_dialog_set_default_response
+#define km_question_dialog_set_close_response adw_alert_dialog_set_close_response
+#else
+typedef AdwMessageDialog KmQuestionDialog;
+#define KM_TYPE_QUESTION_DIALOG ADW_TYPE_MESSAGE_DIALOG
+#define KM_QUESTION_DIALOG(obj) ADW_MESSAGE_DIALOG(obj)
+#define km_question_dialog_get_heading adw_message_dialog_get_heading
+#define km_question_dialog_get_response_label adw_message_dialog_get_response_label
+#define km_question_dialog_get_response_appearance adw_message_dialog_get_response_appearance
+#define km_question_dialog_get_default_response adw_message_dialog_get_default_response
+#define km_question_dialog_get_response_enabled adw_message_dialog_get_response_enabled
+#define km_question_dialog_set_response_enabled adw_message_dialog_set_response_enabled
+#define km_question_dialog_get_extra_child adw_message_dialog_get_extra_child
+#define km_question_dialog_set_extra_child adw_message_dialog_set_extra_child
+#define km_question_dialog_add_responses adw_message_dialog_add_responses
+#define km_question_dialog_set_response_appearance adw_message_dialog_set_response_appearance
+#define km_question_dialog_set_default_response adw_message_dialog_set_default_response
+#define km_question_dialog_set_close_response adw_message_dialog_set_close_response
+#endif
 /* A question with two answers (km_question_new()). */
 typedef struct {
 	const char *heading;
@@ -33,13 +71,31 @@ typedef struct {
 	AdwResponseAppearance appearance;	/* of act */
 } KmQuestion;
 /*
- * The question as a dialog on widget's window, not yet presented (the
- * caller may add to it). The default answer is act, unless it is
+ * A dialog (AdwDialog from libadwaita 1.5, a GtkWindow before) shown modal
+ * over parent's window (a standalone window when parent is NULL).
+ */
+void km_dialog_present(GtkWidget *dialog, GtkWidget *parent);
+/* Closes dialog (from km_dialog_present()) at once. */
+void km_dialog_close(GtkWidget *dialog);
+/*
+ * The question as a dialog, not yet presented (the caller may add to it;
+ * then km_dialog_present()). The default answer is act, unless it is
  * destructive (GNOME's HIG); response goes to on_response for owner's
  * lifetime.
  */
-AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
-				  GCallback on_response, gpointer owner);
+KmQuestionDialog *km_question_new(const KmQuestion *question, GCallback on_response,
+				  gpointer owner);
+/* Answers dialog as a click on the button of response does: it closes. */
+void km_question_answer(KmQuestionDialog *dialog, const char *response);
+#if ADW_CHECK_VERSION(1, 4, 0)
+/*
+ * A new AdwToolbarView holding box's children: those before content (a
+ * child of box) as top bars, content, those after as bottom bars. The .ui
+ * files keep the libadwaita 1.2 layout, a vertical GtkBox; from 1.4 the
+ * widgets move into this.
+ */
+GtkWidget *km_toolbar_view_new_from_box(GtkBox *box, GtkWidget *content);
+#endif
 /* Shows message in the toast overlay around widget (if any). */
 void km_widget_toast(GtkWidget *widget, const char *message);
 /* Whether error is a cancellation (the user's own: no message). */

@@ -10,6 +10,8 @@
 
 #include <glib/gi18n.h>
 
+#include "km-about.h"
+#include "km-app-util.h"
 #include "km-application.h"
 #include "km-drag-folder.h"
 #include "km-preferences-window.h"
@@ -117,19 +119,7 @@ static void km_application_quit(GSimpleAction *action, GVariant *param, gpointer
 
 static void km_application_about(GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-	GtkApplication *app = user_data;
-	const char *developers[] = { _("Karma Manager contributors"), NULL };
-
-	adw_show_about_window(gtk_application_get_active_window(app),
-			      "application-name", _("Karma Manager"),
-			      "application-icon", APP_ID,
-			      "version", PACKAGE_VERSION,
-			      "comments", _("Manage the music on a Rio Karma"),
-			      "developers", developers,
-			      "license-type", GTK_LICENSE_GPL_2_0,
-			      "website", HOMEPAGE_URL,
-			      "issue-url", HOMEPAGE_URL "/issues",
-			      NULL);
+	km_about_present(GTK_WIDGET(gtk_application_get_active_window(user_data)));
 }
 
 static void km_application_preferences(GSimpleAction *action, GVariant *param,
@@ -137,7 +127,7 @@ static void km_application_preferences(GSimpleAction *action, GVariant *param,
 {
 	GtkWindow *parent = gtk_application_get_active_window(GTK_APPLICATION(user_data));
 
-	gtk_window_present(GTK_WINDOW(km_preferences_window_new(parent)));
+	km_dialog_present(km_preferences_window_new(), GTK_WIDGET(parent));
 }
 
 static const GActionEntry km_application_actions[] = {

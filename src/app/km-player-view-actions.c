@@ -182,7 +182,7 @@ void km_player_view_eject(KmPlayerView *self)
 	km_session_close_async(self->session, NULL, on_closed, g_object_ref(self));
 }
 
-static void on_eject_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void on_eject_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	if (g_str_equal(response, "eject"))
 		km_player_view_eject(KM_PLAYER_VIEW(data));
@@ -206,8 +206,8 @@ static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 		km_player_view_eject(self);
 		return;
 	}
-	gtk_window_present(GTK_WINDOW(km_question_new(widget, &question,
-						      G_CALLBACK(on_eject_response), self)));
+	km_dialog_present(GTK_WIDGET(km_question_new(&question, G_CALLBACK(on_eject_response), self)),
+			  widget);
 }
 
 void _km_player_view_update_actions(KmPlayerView *self)

@@ -74,7 +74,7 @@ static void backup_player(KmPlayerView *self)
 				_km_view_job_new(self, row));
 }
 
-static void on_offer_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void on_offer_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(data);
 
@@ -102,8 +102,8 @@ static void on_changes_held(KmPlayerView *self)
 		.appearance = ADW_RESPONSE_SUGGESTED,
 	};
 
-	gtk_window_present(GTK_WINDOW(km_question_new(GTK_WIDGET(self), &question,
-						      G_CALLBACK(on_offer_response), self)));
+	km_dialog_present(GTK_WIDGET(km_question_new(&question, G_CALLBACK(on_offer_response), self)),
+			  GTK_WIDGET(self));
 }
 
 static void on_incomplete(KmPlayerView *self)
@@ -158,7 +158,7 @@ static char *entry_date(KmBackupEntry *entry)
 	return g_date_time_format(km_backup_entry_get_created(entry), "%x %H:%M");
 }
 
-static void on_warning_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void on_warning_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(data);
 
@@ -180,11 +180,10 @@ static void warn_before_restore(KmPlayerView *self, KmBackupEntry *entry)
 		.act_id = "restore", .act_label = _("_Replace Everything"),
 		.appearance = ADW_RESPONSE_DESTRUCTIVE,
 	};
-	AdwMessageDialog *dialog = km_question_new(GTK_WIDGET(self), &question,
-						   G_CALLBACK(on_warning_response), self);
+	KmQuestionDialog *dialog = km_question_new(&question, G_CALLBACK(on_warning_response), self);
 
 	g_object_set_data_full(G_OBJECT(dialog), "km-entry", g_object_ref(entry), g_object_unref);
-	gtk_window_present(GTK_WINDOW(dialog));
+	km_dialog_present(GTK_WIDGET(dialog), GTK_WIDGET(self));
 }
 
 static const char *status_text(KmBackupEntry *entry)
@@ -220,14 +219,14 @@ static GtkWidget *backup_row(KmBackupEntry *entry)
 }
 
 /* Rows are unselected (NULL) only as the dialog goes: nothing to update then. */
-static void on_backup_selected(GtkListBox *list, GtkListBoxRow *row, AdwMessageDialog *dialog)
+static void on_backup_selected(GtkListBox *list, GtkListBoxRow *row, KmQuestionDialog *dialog)
 {
 	if (row)
-		adw_message_dialog_set_response_enabled(dialog, "restore",
+		km_question_dialog_set_response_enabled(dialog, "restore",
 							gtk_widget_get_sensitive(GTK_WIDGET(row)));
 }
 
-static GtkWidget *backup_list(GListModel *backups, AdwMessageDialog *dialog)
+static GtkWidget *backup_list(GListModel *backups, KmQuestionDialog *dialog)
 {
 	GtkWidget *scrolled = gtk_scrolled_window_new();
 	GtkWidget *list = gtk_list_box_new();
@@ -257,7 +256,7 @@ static GtkWidget *backup_list(GListModel *backups, AdwMessageDialog *dialog)
 	return scrolled;
 }
 
-static void on_list_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void on_list_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(data);
 	GtkListBox *list = g_object_get_data(G_OBJECT(dialog), "km-list");
@@ -279,7 +278,7 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 		.act_id = "restore", .act_label = _("_Restore…"),
 		.appearance = ADW_RESPONSE_DEFAULT,
 	};
-	AdwMessageDialog *dialog;
+	KmQuestionDialog *dialog;
 
 	if (self->closing)
 		return;
@@ -294,12 +293,12 @@ static void restore_action(GtkWidget *widget, const char *name, GVariant *param)
 	       g_strdup_printf(_("There is no backup in %s yet: Back Up Player… makes one."),
 			       folder);
 	question.body = body;
-	dialog = km_question_new(widget, &question, G_CALLBACK(on_list_response), self);
+	dialog = km_question_new(&question, G_CALLBACK(on_list_response), self);
 	/* until a backup is chosen in the list */
-	adw_message_dialog_set_response_enabled(dialog, "restore", FALSE);
+	km_question_dialog_set_response_enabled(dialog, "restore", FALSE);
 	/* the list is the dialog's: it lives as long */
-	adw_message_dialog_set_extra_child(dialog, backup_list(backups, dialog));
-	gtk_window_present(GTK_WINDOW(dialog));
+	km_question_dialog_set_extra_child(dialog, backup_list(backups, dialog));
+	km_dialog_present(GTK_WIDGET(dialog), GTK_WIDGET(self));
 }
 
 static void backup_action(GtkWidget *widget, const char *name, GVariant *param)

@@ -75,7 +75,7 @@ static void remove_tracks(KmPlayerView *self, GArray *fids)
 				self->cancellable, on_removed, job);
 }
 
-static void on_delete_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void on_delete_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	if (g_str_equal(response, "delete"))
 		remove_tracks(KM_PLAYER_VIEW(data), g_object_get_data(G_OBJECT(dialog), "km-fids"));
@@ -95,12 +95,11 @@ static void confirm_delete(KmPlayerView *self, GArray *fids)
 		.act_id = "delete", .act_label = _("_Delete"),
 		.appearance = ADW_RESPONSE_DESTRUCTIVE,
 	};
-	AdwMessageDialog *dialog = km_question_new(GTK_WIDGET(self), &question,
-						   G_CALLBACK(on_delete_response), self);
+	KmQuestionDialog *dialog = km_question_new(&question, G_CALLBACK(on_delete_response), self);
 
 	g_object_set_data_full(G_OBJECT(dialog), "km-fids", g_array_ref(fids),
 			       (GDestroyNotify)g_array_unref);
-	gtk_window_present(GTK_WINDOW(dialog));
+	km_dialog_present(GTK_WIDGET(dialog), GTK_WIDGET(self));
 }
 
 /* Forgets the toast. Returns the tracks it could still bring back. */

@@ -32,10 +32,10 @@ static void on_created(GObject *source, GAsyncResult *result, gpointer data)
 	_km_player_view_toast_error(self, error);
 }
 
-static void on_name_response(AdwMessageDialog *dialog, const char *response, gpointer data)
+static void on_name_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(data);
-	GtkEditable *entry = GTK_EDITABLE(adw_message_dialog_get_extra_child(dialog));
+	GtkEditable *entry = GTK_EDITABLE(km_question_dialog_get_extra_child(dialog));
 	const char *name = gtk_editable_get_text(entry);
 	guint32 fid = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(dialog), "km-playlist"));
 
@@ -59,8 +59,7 @@ static void ask_name(KmPlayerView *self, const char *heading, const char *respon
 		.act_id = response, .act_label = label,
 		.appearance = ADW_RESPONSE_SUGGESTED,
 	};
-	AdwMessageDialog *dialog = km_question_new(GTK_WIDGET(self), &question,
-						   G_CALLBACK(on_name_response), self);
+	KmQuestionDialog *dialog = km_question_new(&question, G_CALLBACK(on_name_response), self);
 	GtkWidget *entry = gtk_entry_new();
 
 	gtk_entry_set_activates_default(GTK_ENTRY(entry), TRUE);
@@ -68,11 +67,11 @@ static void ask_name(KmPlayerView *self, const char *heading, const char *respon
 			      playlist ? km_playlist_item_get_name(playlist) : _("New Playlist"));
 	gtk_accessible_update_property(GTK_ACCESSIBLE(entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
 				       _("Playlist name"), -1);
-	adw_message_dialog_set_extra_child(dialog, entry);
+	km_question_dialog_set_extra_child(dialog, entry);
 	if (playlist)
 		g_object_set_data(G_OBJECT(dialog), "km-playlist",
 				  GUINT_TO_POINTER(km_playlist_item_get_fid(playlist)));
-	gtk_window_present(GTK_WINDOW(dialog));
+	km_dialog_present(GTK_WIDGET(dialog), GTK_WIDGET(self));
 }
 
 static void new_playlist_action(GtkWidget *widget, const char *name, GVariant *param)

@@ -29,6 +29,15 @@ struct _KmPlayerView {
 	KmDetailsPane *details_pane;
 	KmTransferPanel *transfers;
 	KmCapacityBar *capacity_bar;
+	GtkBox *main_box;	/* the bars and panes, top to bottom */
+	AdwHeaderBar *header_bar;
+	GtkWidget *add_button;	/* these three are also in the menu: folded, only there */
+	GtkWidget *export_button;
+	GtkWidget *eject_button;
+	GtkPaned *paned;	/* the playlists | the library and details */
+	GtkWidget *content_box;	/* the library and details */
+	/* km-player-view-layout.c: an AdwOverlaySplitView from libadwaita 1.4, else NULL */
+	GtkWidget *playlists_split;
 
 	/* Owned references */
 	KmSession *session;
@@ -45,6 +54,14 @@ struct _KmPlayerView {
 	AdwToast *undo_toast;	/* while a deletion can be undone */
 	GArray *undoable_fids;	/* its tracks, until Undo or the toast goes */
 };
+
+/*
+ * From libadwaita 1.4, the adaptive layout in place of the .ui's (1.2's):
+ * km-player-view-layout.c.
+ */
+void _km_player_view_init_layout(KmPlayerView *self);
+/* In a narrow window, hides the playlists once one was chosen. */
+void _km_player_view_playlist_chosen(KmPlayerView *self);
 
 /* A job's callback data: the view and its row, both kept alive until it ends. */
 typedef struct {

@@ -57,6 +57,7 @@ static void on_sidebar_selected(KmPlayerView *self)
 {
 	KmPlaylistItem *playlist = km_playlist_sidebar_get_selected(self->sidebar);
 
+	_km_player_view_playlist_chosen(self);
 	if (!self->session || (!playlist && self->showing_library))
 		return;
 	/* a playlist lists the tracks an undo toast hides: they are deleted first */
@@ -276,6 +277,13 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, details_pane);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, transfers);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, capacity_bar);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, main_box);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, header_bar);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, add_button);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, export_button);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, eject_button);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, paned);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, content_box);
 	gtk_widget_class_bind_template_callback(widget_class, on_selection_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_sidebar_selected);
 	gtk_widget_class_bind_template_callback(widget_class, update_capacity);
@@ -289,6 +297,7 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 static void km_player_view_init(KmPlayerView *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
+	_km_player_view_init_layout(self);
 	self->cancellable = g_cancellable_new();
 	self->settings = g_settings_new(APP_ID);
 	g_settings_bind(self->settings, "details-visible", self, "details-visible",

@@ -16,7 +16,7 @@
 #include "km-preferences-window.h"
 
 struct _KmPreferencesWindow {
-	AdwPreferencesWindow parent_instance;
+	KmPreferencesParent parent_instance;
 	GtkSwitch *duplicates_switch;
 	GtkSwitch *confirm_delete_switch;
 	AdwEntryRow *template_row;
@@ -24,7 +24,32 @@ struct _KmPreferencesWindow {
 	GSettings *settings;
 };
 
-G_DEFINE_FINAL_TYPE(KmPreferencesWindow, km_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+G_DEFINE_FINAL_TYPE(KmPreferencesWindow, km_preferences_window, KM_PREFERENCES_PARENT_TYPE)
+
+#define TEMPLATE "/io/github/karmamanager/KarmaManager/ui/km-preferences-window.ui"
+
+/*
+ * The template names its parent, AdwPreferencesWindow, as the libadwaita 1.2
+ * path needs it; from 1.5 the same content is an AdwPreferencesDialog's, the
+ * properties it sets being the dialog's too.  Only that name is changed, here,
+ * so that one .ui file serves both.
+ */
+static void set_template(GtkWidgetClass *widget_class)
+{
+#if ADW_CHECK_VERSION(1, 5, 0)
+	g_autoptr(GBytes) bytes = g_resources_lookup_data(TEMPLATE, 0, NULL);
+	GString *ui = g_string_new_len(g_bytes_get_data(bytes, NULL), g_bytes_get_size(bytes));
+	g_autoptr(GBytes) template = NULL;
+
+	if (g_string_replace(ui, "parent=\"AdwPreferencesWindow\"",
+			     "parent=\"AdwPreferencesDialog\"", 1) != 1)
+		g_error("%s: no AdwPreferencesWindow parent to replace", TEMPLATE);
+	template = g_string_free_to_bytes(ui);
+	gtk_widget_class_set_template(widget_class, template);
+#else
+	gtk_widget_class_set_template_from_resource(widget_class, TEMPLATE);
+#endif
+}
 
 static void on_template_apply(KmPreferencesWindow *self)
 {
@@ -68,8 +93,7 @@ static void km_preferences_window_class_init(KmPreferencesWindowClass *klass)
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
 	G_OBJECT_CLASS(klass)->dispose = km_preferences_window_dispose;
-	gtk_widget_class_set_template_from_resource(
-		widget_class, "/io/github/karmamanager/KarmaManager/ui/km-preferences-window.ui");
+	set_template(widget_class);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
 					     duplicates_switch);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
@@ -98,8 +122,7 @@ static void km_preferences_window_init(KmPreferencesWindow *self)
 	show_backup_folder(self);
 }
 
-GtkWidget *km_preferences_window_new(GtkWindow *parent)
+GtkWidget *km_preferences_window_new(void)
 {
-	return g_object_new(KM_TYPE_PREFERENCES_WINDOW, "transient-for", parent, "modal", TRUE,
-			    NULL);
+	return g_object_new(KM_TYPE_PREFERENCES_WINDOW, NULL);
 }

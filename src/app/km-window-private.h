@@ -17,6 +17,7 @@ struct _KmWindow {
 	/* Template widgets */
 	AdwToastOverlay *toasts;
 	GtkStack *stack;
+	GtkBox *start_box;	/* the start page: its header bar and status page */
 	AdwStatusPage *status_page;
 	GtkWidget *permission_box;
 	GtkLabel *permission_label;

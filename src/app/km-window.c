@@ -168,7 +168,7 @@ static void open_demo_action(GtkWidget *widget, const char *name, GVariant *para
 	km_window_open_demo(KM_WINDOW(widget));
 }
 
-static void on_close_response(AdwMessageDialog *dialog, const char *response, KmWindow *self)
+static void on_close_response(KmQuestionDialog *dialog, const char *response, KmWindow *self)
 {
 	if (!g_str_equal(response, "close") || !self->player_view)
 		return;
@@ -188,8 +188,8 @@ static void ask_close_while_copying(KmWindow *self)
 		.appearance = ADW_RESPONSE_DESTRUCTIVE,
 	};
 
-	gtk_window_present(GTK_WINDOW(km_question_new(GTK_WIDGET(self), &question,
-						      G_CALLBACK(on_close_response), self)));
+	km_dialog_present(GTK_WIDGET(km_question_new(&question, G_CALLBACK(on_close_response), self)),
+			  GTK_WIDGET(self));
 }
 
 static gboolean km_window_close_request(GtkWindow *window)
@@ -254,6 +254,7 @@ static void km_window_class_init(KmWindowClass *klass)
 		widget_class, "/io/github/karmamanager/KarmaManager/ui/km-window.ui");
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, toasts);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, stack);
+	gtk_widget_class_bind_template_child(widget_class, KmWindow, start_box);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, status_page);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, permission_box);
 	gtk_widget_class_bind_template_child(widget_class, KmWindow, permission_label);
@@ -266,6 +267,11 @@ static void km_window_class_init(KmWindowClass *klass)
 static void km_window_init(KmWindow *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
+#if ADW_CHECK_VERSION(1, 4, 0)
+	/* the .ui's box is the 1.2 layout */
+	gtk_box_append(self->start_box, km_toolbar_view_new_from_box(self->start_box,
+								     GTK_WIDGET(self->status_page)));
+#endif
 	self->cancellable = g_cancellable_new();
 	self->settings = g_settings_new(APP_ID);
 	gtk_window_set_default_size(GTK_WINDOW(self),

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "km-app-util.h"
 #include "km-player-view-private.h"
 #include "km-window.h"
 
@@ -46,9 +47,9 @@ KmPlayerView *km_test_player_view(KmWindow *win);
 KmSession *km_test_session(KmWindow *win);
 /* The number of items of the session's tracks list. */
 guint km_test_n_tracks(KmWindow *win);
-/* The first toplevel of type (AdwMessageDialog…), or NULL. */
-GtkWidget *km_test_find_toplevel(GType type);
-/* Answers dialog (an AdwMessageDialog) as a click on the button of response does. */
+/* The first toplevel, or dialog shown on one (AdwDialog), of type, or NULL. */
+GtkWidget *km_test_find_dialog(GType type);
+/* Answers dialog (a KmQuestionDialog) as a click on the button of response does. */
 void km_test_answer(GtkWidget *dialog, const char *response);
 /* Whether some GtkLabel below widget shows text. */
 gboolean km_test_find_label(GtkWidget *widget, const char *text);

@@ -3,16 +3,20 @@
  * screenshot.c - PNG screenshots of the main states of the window, for the
  * README and the metainfo: the start page, the library of the demo player
  * with a track's details, and a transfer in progress. Usage: screenshot
- * OUTPUT_DIR (a test of the gui suite writes them into the build folder; copy
- * them to docs/screenshots/ to update the README). Each is the whole window
- * with its own frame (the header bar and border GTK draws), at most
- * 1000x700 as software centres want them.
+ * OUTPUT_DIR [WIDTH] (a test of the gui suite writes them into the build
+ * folder; copy them to docs/screenshots/ to update the README). Each is the
+ * whole window with its own frame (the header bar and border GTK draws), at
+ * most 1000x700 as software centres want them.  WIDTH shoots the window at
+ * another width instead, to look at the layout there (360: a phone).
  */
 #include "km-test-util.h"
 
 #include "km-demo.h"
 
+#include <stdlib.h>
+
 static const char *out_dir;
+static int shot_width;
 
 /* The window's size: its frame is drawn inside it. */
 #define SHOT_WIDTH 1000
@@ -45,15 +49,17 @@ static void shoot(KmWindow *win, const char *name)
 					      &GRAPHENE_RECT_INIT(0, 0, w, h));
 	g_assert_true(gdk_texture_save_to_png(texture, path));
 	g_assert_true(g_file_test(path, G_FILE_TEST_IS_REGULAR));
-	g_assert_cmpint(w, <=, 1000);
-	g_assert_cmpint(h, <=, 700);
+	if (shot_width == SHOT_WIDTH) {
+		g_assert_cmpint(w, <=, 1000);
+		g_assert_cmpint(h, <=, 700);
+	}
 }
 
 static void test_start_page(void)
 {
 	KmWindow *win = g_object_ref(km_window_new(NULL));
 
-	gtk_window_set_default_size(GTK_WINDOW(win), SHOT_WIDTH, SHOT_HEIGHT);
+	gtk_window_set_default_size(GTK_WINDOW(win), shot_width, SHOT_HEIGHT);
 	gtk_window_present(GTK_WINDOW(win));
 	shoot(win, "start-page");
 	km_test_close_window(win);
@@ -61,7 +67,7 @@ static void test_start_page(void)
 
 static void test_library(gconstpointer image)
 {
-	KmWindow *win = km_test_open_window_sized(image, SHOT_WIDTH, SHOT_HEIGHT);
+	KmWindow *win = km_test_open_window_sized(image, shot_width, SHOT_HEIGHT);
 	KmPlayerView *pv = km_test_player_view(win);
 	KmLibraryView *view = _km_player_view_get_library_view(pv);
 	GListModel *model;
@@ -84,7 +90,7 @@ static void test_library(gconstpointer image)
 /* A copy job as it looks half-way (a real one is over before it can be shot). */
 static void test_transfer(gconstpointer image)
 {
-	KmWindow *win = km_test_open_window_sized(image, SHOT_WIDTH, SHOT_HEIGHT);
+	KmWindow *win = km_test_open_window_sized(image, shot_width, SHOT_HEIGHT);
 	KmPlayerView *pv = km_test_player_view(win);
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_object_unref);
 	g_autoptr(GError) cancelled = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
@@ -114,11 +120,13 @@ int main(int argc, char **argv)
 	g_autofree char *image = NULL;
 
 	km_test_init(&argc, &argv);
-	if (argc != 2) {
-		g_printerr("usage: screenshot OUTPUT_DIR\n");
+	if (argc != 2 && argc != 3) {
+		g_printerr("usage: screenshot OUTPUT_DIR [WIDTH]\n");
 		return 2;
 	}
 	out_dir = argv[1];
+	shot_width = argc == 3 ? atoi(argv[2]) : SHOT_WIDTH;
+	g_assert_cmpint(shot_width, >=, 360);
 	g_assert_cmpint(g_mkdir_with_parents(out_dir, 0755), ==, 0);
 	image = km_test_make_image(20);
 	g_test_add_func("/app/screenshot/start-page", test_start_page);

@@ -60,16 +60,15 @@ static void add_wavs(KmWindow *win, guint first, guint n)
 
 static GtkWidget *wait_for_dialog(void)
 {
-	km_test_wait_until(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG) != NULL);
-	return km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) != NULL);
+	return km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
 }
 
 /* Answers dialog when the answer opens another one (km_test_answer() asserts none). */
 static void answer_and_destroy(GtkWidget *dialog, const char *response)
 {
 	g_object_ref(dialog);
-	adw_message_dialog_response(ADW_MESSAGE_DIALOG(dialog), response);
-	gtk_window_destroy(GTK_WINDOW(dialog));
+	km_question_answer(KM_QUESTION_DIALOG(dialog), response);
 	g_assert_finalize_object(dialog);
 }
 
@@ -134,10 +133,10 @@ static void test_offer_before_first_change(void)
 	GtkWidget *dialog;
 
 	g_assert_false(was_offered(session));
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 	add_wavs(win, 500, 2);
 	dialog = wait_for_dialog();
-	g_assert_cmpstr(adw_message_dialog_get_heading(ADW_MESSAGE_DIALOG(dialog)), ==,
+	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==,
 			"Back Up This Player First?");
 	/* the change waits for the answer */
 	for (int i = 0; i < 50; i++)
@@ -156,14 +155,14 @@ static void test_offer_before_first_change(void)
 	/* the next change is not held */
 	add_wavs(win, 510, 1);
 	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 3);
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 	km_test_close_window(win);
 
 	/* nor when the player is opened again */
 	win = km_test_open_window_offering(image);
 	add_wavs(win, 520, 1);
 	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 4);
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 	km_test_close_window(win);
 	remove_folder(folder);
 }
@@ -200,7 +199,7 @@ static void test_backup_then_restore(void)
 	gtk_widget_activate_action(GTK_WIDGET(pv), "player.restore", NULL);
 	for (int i = 0; i < 20; i++)
 		g_main_context_iteration(NULL, FALSE);
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 	km_test_wait_until(!km_player_view_is_busy(pv));
 	entry = only_backup(folder);
 	g_assert_cmpstr(km_backup_entry_get_source(entry), ==,
@@ -211,17 +210,17 @@ static void test_backup_then_restore(void)
 
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.restore", NULL));
 	dialog = wait_for_dialog();
-	g_assert_cmpstr(adw_message_dialog_get_heading(ADW_MESSAGE_DIALOG(dialog)), ==,
+	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==,
 			"Restore Player");
 	/* the one backup, listed and chosen */
-	g_assert_true(adw_message_dialog_get_response_enabled(ADW_MESSAGE_DIALOG(dialog),
+	g_assert_true(km_question_dialog_get_response_enabled(KM_QUESTION_DIALOG(dialog),
 							      "restore"));
 	answer_and_destroy(dialog, "restore");
 	warning = wait_for_dialog();
-	g_assert_cmpint(adw_message_dialog_get_response_appearance(ADW_MESSAGE_DIALOG(warning),
+	g_assert_cmpint(km_question_dialog_get_response_appearance(KM_QUESTION_DIALOG(warning),
 								   "restore"), ==,
 			ADW_RESPONSE_DESTRUCTIVE);
-	g_assert_cmpstr(adw_message_dialog_get_default_response(ADW_MESSAGE_DIALOG(warning)), ==,
+	g_assert_cmpstr(km_question_dialog_get_default_response(KM_QUESTION_DIALOG(warning)), ==,
 			"cancel");
 	/* nothing is written before the answer */
 	g_assert_cmpuint(km_test_n_tracks(win), ==, N_TRACKS + 2);
@@ -242,10 +241,10 @@ static void test_restore_list_empty(void)
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(km_test_player_view(win)),
 						 "player.restore", NULL));
 	dialog = wait_for_dialog();
-	g_assert_false(adw_message_dialog_get_response_enabled(ADW_MESSAGE_DIALOG(dialog),
+	g_assert_false(km_question_dialog_get_response_enabled(KM_QUESTION_DIALOG(dialog),
 							       "restore"));
 	answer_and_destroy(dialog, "cancel");
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 	km_test_close_window(win);
 	remove_folder(folder);
 }
@@ -260,14 +259,14 @@ static void test_preferences_folder(void)
 	g_settings_reset(settings, "backup-folder");
 	default_folder = km_backup_folder(settings);
 	g_assert_true(g_str_has_suffix(default_folder, "/Karma Backups"));
-	prefs = g_object_ref(km_preferences_window_new(NULL));
-	gtk_window_present(GTK_WINDOW(prefs));
+	prefs = g_object_ref(km_preferences_window_new());
+	km_dialog_present(prefs, NULL);
 	g_assert_true(km_test_find_label(prefs, default_folder));
 	g_settings_set_string(settings, "backup-folder", "/nowhere/backups");
 	g_assert_true(km_test_find_label(prefs, "/nowhere/backups"));
 	g_assert_false(km_test_find_label(prefs, default_folder));
 	g_settings_reset(settings, "backup-folder");
-	gtk_window_destroy(GTK_WINDOW(prefs));
+	km_dialog_close(prefs);
 	g_assert_finalize_object(prefs);
 }
 

@@ -309,13 +309,16 @@ static void test_edit_several(gconstpointer image)
 static void test_preferences(void)
 {
 	g_autoptr(GSettings) settings = g_settings_new("io.github.karmamanager.KarmaManager");
-	GtkWidget *prefs = g_object_ref(km_preferences_window_new(NULL));
-	GtkSwitch *sw = find_switch_row(prefs, "Copy _Duplicates");
-	GtkSwitch *confirm = find_switch_row(prefs, "_Ask Before Deleting");
-	GtkEditable *row = find_entry_row(prefs, "_File Names");
+	GtkWidget *prefs = g_object_ref(km_preferences_window_new());
+	GtkSwitch *sw, *confirm;
+	GtkEditable *row;
 	g_autofree char *template = NULL;
 
-	gtk_window_present(GTK_WINDOW(prefs));
+	/* an AdwDialog (libadwaita 1.5) has its pages once presented */
+	km_dialog_present(prefs, NULL);
+	sw = find_switch_row(prefs, "Copy _Duplicates");
+	confirm = find_switch_row(prefs, "_Ask Before Deleting");
+	row = find_entry_row(prefs, "_File Names");
 	g_assert_nonnull(sw);
 	g_assert_nonnull(row);
 	g_assert_cmpstr(gtk_editable_get_text(row), ==, "%a/%s/%n %t.%c");
@@ -339,7 +342,7 @@ static void test_preferences(void)
 	g_settings_reset(settings, "copy-duplicates");
 	g_settings_reset(settings, "confirm-delete");
 	g_settings_reset(settings, "export-template");
-	gtk_window_destroy(GTK_WINDOW(prefs));
+	km_dialog_close(prefs);
 	g_assert_finalize_object(prefs);
 }
 

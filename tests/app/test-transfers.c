@@ -297,14 +297,14 @@ static void test_delete(gconstpointer image)
 	track = km_test_row_track(pv, pos);
 	km_test_select(pv, pos);
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
-	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
 	g_assert_nonnull(dialog);
 	/* Cancel keeps it */
 	km_test_answer(dialog, "cancel");
 	g_assert_cmpuint(km_test_n_tracks(win), ==, before);
 	/* Delete removes it */
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
-	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
 	km_test_answer(dialog, "delete");
 	km_test_wait_until(km_test_n_tracks(win) == before - 1);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(track)));
@@ -319,10 +319,10 @@ static void answer_name(KmPlayerView *pv, const char *action, const char *name,
 	GtkWidget *dialog;
 
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), action, NULL));
-	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
 	g_assert_nonnull(dialog);
-	gtk_editable_set_text(GTK_EDITABLE(adw_message_dialog_get_extra_child(
-		ADW_MESSAGE_DIALOG(dialog))), name);
+	gtk_editable_set_text(GTK_EDITABLE(km_question_dialog_get_extra_child(
+		KM_QUESTION_DIALOG(dialog))), name);
 	km_test_answer(dialog, response);
 }
 
@@ -367,7 +367,7 @@ static KmTrack *delete_first_track(KmPlayerView *pv)
 	track = km_test_row_track(pv, pos);
 	km_test_select(pv, pos);
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
-	g_assert_null(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 	return track;
 }
 

@@ -104,11 +104,11 @@ static void test_delete_dialog(gconstpointer image)
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
 	km_test_select(pv, km_test_first_track_row(pv));
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.delete", NULL));
-	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
 	g_assert_nonnull(dialog);
 	g_assert_cmpstr(heading, !=, "Delete 1 track from the player?");
-	g_assert_cmpstr(adw_message_dialog_get_heading(ADW_MESSAGE_DIALOG(dialog)), ==, heading);
-	g_assert_cmpstr(adw_message_dialog_get_response_label(ADW_MESSAGE_DIALOG(dialog), "cancel"),
+	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==, heading);
+	g_assert_cmpstr(km_question_dialog_get_response_label(KM_QUESTION_DIALOG(dialog), "cancel"),
 			==, translated("_Cancel"));
 	km_test_answer(dialog, "cancel");
 	km_test_close_window(win);

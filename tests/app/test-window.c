@@ -38,12 +38,12 @@ static void test_eject_while_copying(gconstpointer image)
 
 	/* asked first; Keep Copying keeps everything */
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.eject", NULL));
-	km_test_answer(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG), "keep");
+	km_test_answer(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG), "keep");
 	g_assert_false(g_cancellable_is_cancelled(km_transfer_row_get_cancellable(row)));
 	g_assert_true(km_window_get_player_view(win) == GTK_WIDGET(pv));
 	/* Stop and Eject cancels the transfers and closes the player */
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.eject", NULL));
-	km_test_answer(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG), "eject");
+	km_test_answer(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG), "eject");
 	g_assert_true(g_cancellable_is_cancelled(km_transfer_row_get_cancellable(row)));
 	km_test_wait_until(km_window_get_player_view(win) == NULL);
 	km_test_close_window(win);
@@ -72,7 +72,7 @@ static void test_close_while_copying(gconstpointer image)
 	gtk_window_close(GTK_WINDOW(win));
 	/* refused until answered; Stop and Close ejects, then the window goes */
 	g_assert_true(is_toplevel(win));
-	km_test_answer(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG), "close");
+	km_test_answer(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG), "close");
 	km_test_wait_until(!is_toplevel(win));
 	g_assert_null(km_window_get_player_view(win));
 	km_test_close_window(win);
