@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "km-direct-read.h"
 #include "km-fail.h"
 #include "km-storage-lock.h"
 
@@ -23,6 +24,7 @@ struct km_image_device {
 	int fd;
 	uint64_t offset;
 	uint64_t length;
+	struct km_direct_read direct;	/* large reads around the page cache, when faster */
 };
 
 static int image_read(void *ctx, uint64_t off, void *buf, size_t len)
@@ -30,8 +32,13 @@ static int image_read(void *ctx, uint64_t off, void *buf, size_t len)
 	struct km_image_device *d = ctx;
 	uint8_t *p = buf;
 
+	int err;
+
 	if (off > d->length || len > d->length - off)
 		return -EIO;
+	err = km_direct_read(&d->direct, d->fd, d->offset + off, buf, len);
+	if (err != KM_DIRECT_BUFFERED)
+		return err;
 	while (len) {
 		ssize_t n = pread(d->fd, p, len, (off_t)(d->offset + off));
 
@@ -116,6 +123,7 @@ static struct km_image_device *wrap_fd(int fd, uint64_t offset, uint64_t length)
 	d->fd = fd;
 	d->offset = offset;
 	d->length = length;
+	km_direct_read_init(&d->direct, fd);
 	d->bdev = (struct omfs_blockdev){
 		.ctx = d, .read = image_read, .write = image_write,
 		.flush = image_flush, .size = image_size,
@@ -235,6 +243,7 @@ int km_image_device_close(struct km_image_device *d)
 
 	if (!d)
 		return 0;
+	km_direct_read_fini(&d->direct);
 	if (close(d->fd) < 0)
 		err = -errno;
 	free(d);
