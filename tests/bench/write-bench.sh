@@ -52,7 +52,16 @@ median() {
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 cached_kib() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
-attach() { local l; l=$(losetup -f --show --direct-io=on "$1"); loops+=("$l"); echo "$l"; }
+# attach IMAGE: a free loop device over IMAGE (tried again when another program took it first).
+attach() {
+    local l
+    for _ in 1 2 3 4 5; do
+        l=$(losetup -f --show --direct-io=on "$1" 2> /dev/null) && break
+        sleep 1
+    done
+    [ -n "$l" ] || { echo "write-bench.sh: no loop device for $1" >&2; exit 1; }
+    echo "$l"
+}
 
 echo "# karmactl: $KARMACTL"
 echo "# $MIB MiB, $RUNS runs each, median; in $DIR ($(df -h --output=fstype "$DIR" | tail -n1 | tr -d ' '))"
@@ -72,9 +81,9 @@ cp --sparse=always "$DIR/vol0.img" "$DIR/vol.img"
 truncate -s $((MIB + 64))M "$DIR/plain.img"
 "$KARMACTL" mkkarma -s $((2 * MIB + 64))M "$DIR/disk0.img" > /dev/null
 cp --sparse=always "$DIR/disk0.img" "$DIR/disk.img"
-vol=$(attach "$DIR/vol.img")
-plain=$(attach "$DIR/plain.img")
-disk=$(attach "$DIR/disk.img")
+vol=$(attach "$DIR/vol.img"); loops+=("$vol")
+plain=$(attach "$DIR/plain.img"); loops+=("$plain")
+disk=$(attach "$DIR/disk.img"); loops+=("$disk")
 
 # fresh LOOP IMAGE0 IMAGE: LOOP (attached to IMAGE) holds IMAGE0's bytes again (not timed).
 fresh() { losetup -d "$1"; cp --sparse=always "$2" "$3"; losetup --direct-io=on "$1" "$3"; }

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/loop.h>
 #include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -272,17 +274,35 @@ static void detach(const char *loop)
 				   NULL, NULL, NULL, NULL));
 }
 
+/*
+ * An open descriptor of loop, which detaches when it is closed, also when a
+ * failed assertion ends the test (LO_FLAGS_AUTOCLEAR).
+ */
+static int hold_until_closed(const char *loop)
+{
+	struct loop_info64 info;
+	int fd = open(loop, O_RDONLY | O_CLOEXEC);
+
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ioctl(fd, LOOP_GET_STATUS64, &info), ==, 0);
+	info.lo_flags |= LO_FLAGS_AUTOCLEAR;
+	g_assert_cmpint(ioctl(fd, LOOP_SET_STATUS64, &info), ==, 0);
+	return fd;
+}
+
 static void test_loop(gconstpointer data)
 {
 	guint sector_size = GPOINTER_TO_UINT(data);
 	g_autofree char *path = make_image(loop_dir, 4 * MIB);
 	g_autofree char *loop = losetup(path, sector_size);
+	int hold;
 
 	g_assert_nonnull(loop);
+	hold = hold_until_closed(loop);
+	g_unlink(path);	/* the loop device keeps it open */
 	check_requests(loop, 4 * MIB, TRUE);
 	check_race(loop, TRUE);
-	detach(loop);
-	g_unlink(path);
+	close(hold);
 }
 
 /* Root and a loop device to be had, or exit 77 (skipped). */
