@@ -14,13 +14,12 @@
 #            WAV file onto a Karma disk on a loop device: the time from the
 #            first progress line that shows every byte written to the end of
 #            the command, against the whole command. Target: under 5%.
-#   cache:   the most by which `Buffers` + `Cached` in /proc/meminfo (a
-#            block device's pages are Buffers) exceed their value
-#            before while the put and the add run (sampled every 20 ms; the
-#            sources are read into the page cache first; the kernel drops a
-#            device's pages when its last user closes it, so the end says
-#            nothing), in a run of each apart from the timed ones. Other
-#            programs' files count too. Target: a few MiB.
+#   cache:   the most of the loop device's own pages in the page cache
+#            while a put and an add run (cachestat(2) every 20 ms, in a run
+#            of each apart from the timed ones; the kernel drops a device's
+#            pages when its last user closes it, so the end says nothing),
+#            and how much `Buffers` + `Cached` in /proc/meminfo grew by the
+#            end (every program's files count). Target: a few MiB.
 # The loop devices read and write their backing files with direct I/O
 # (losetup --direct-io=on), in BENCH_DIR (a disk file system). Needs root:
 # says so and exits 0 without it. Not a test: prints a table, exits 2 when
@@ -57,22 +56,39 @@ ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 # Buffers + Cached: a block device's pages count as Buffers.
 cached_kib() { awk '/^(Buffers|Cached):/ { n += $2 } END { print n }' /proc/meminfo; }
-# most_cached COMMAND...: runs COMMAND (not timed); prints the most MiB by
-# which `Cached` exceeded its value before, sampled every 20 ms while it ran.
+# most_cached LOOP COMMAND...: runs COMMAND (not timed); prints the most MiB of
+# LOOP's own pages in the page cache while it ran (cachestat(2) on the device,
+# every 20 ms: exact, whatever other programs cache).
 most_cached() {
-    local c0 most=0 now pid
-    sync
-    c0=$(cached_kib)
-    "$@" > /dev/null 2>&1 &
-    pid=$!
-    while kill -0 "$pid" 2> /dev/null; do
-        now=$(( ($(cached_kib) - c0) / 1024 ))
-        [ "$now" -gt "$most" ] && most=$now
-        sleep 0.02
-    done
-    wait "$pid"
-    echo "$most"
+    local loop=$1 sampler
+    shift
+    rm -f "$DIR/done" "$DIR/ready"
+    python3 - "$loop" "$DIR/done" "$DIR/ready" > "$DIR/most" <<'PY' &
+import ctypes, os, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open(sys.argv[1], os.O_RDONLY)
+open(sys.argv[3], 'w').close()
+whole = struct.pack('QQ', 0, 0)  # from byte 0 to the end
+most = 0
+while True:
+    done = os.path.exists(sys.argv[2])
+    cs = ctypes.create_string_buffer(40)
+    if libc.syscall(451, fd, whole, cs, 0) != 0:
+        sys.exit('cachestat: ' + os.strerror(ctypes.get_errno()))
+    most = max(most, struct.unpack('5Q', cs.raw)[0])
+    if done:
+        break
+    time.sleep(0.02)
+print(most * os.sysconf('SC_PAGESIZE') // (1 << 20))
+PY
+    sampler=$!
+    while [ ! -e "$DIR/ready" ]; do sleep 0.05; done  # the sampler has the device open
+    "$@" > /dev/null 2>&1
+    touch "$DIR/done"
+    wait "$sampler"
+    cat "$DIR/most"
 }
+
 # attach IMAGE: a free loop device over IMAGE (tried again when another program took it first).
 attach() {
     local l
@@ -147,10 +163,9 @@ done
 
 # ------------------------------------------------------------------ cache
 fresh "$vol" "$DIR/vol0.img" "$DIR/vol.img"
-cat "$DIR/src" "$DIR/big.wav" > /dev/null
-dev_m=$(most_cached "$KARMACTL" --device "$vol" put "$DIR/src" /big)
+dev_m=$(most_cached "$vol" "$KARMACTL" --device "$vol" put "$DIR/src" /big)
 fresh "$disk" "$DIR/disk0.img" "$DIR/disk.img"
-add_dev_m=$(most_cached "$KARMACTL" --device "$disk" add "$DIR/big.wav")
+add_dev_m=$(most_cached "$disk" "$KARMACTL" --device "$disk" add "$DIR/big.wav")
 
 # ----------------------------------------------------------------- report
 status=0
@@ -169,7 +184,7 @@ printf '| durable copy of %s MiB (`put`) | %s ms | `cp` + `sync` %s ms | %s x it
     "$MIB" "$(ms "$kc_m")" "$(ms "$cp_m")" "$speed" "$speed_ok"
 printf '| 100%% to the end (`add --progress`) | %s ms of %s ms | | %s of the time | < 0.05 | %s |\n' \
     "$(ms "$tail_m")" "$(ms "$whole_m")" "$share" "$tail_ok"
-printf '| `Buffers` + `Cached` above their start (the most while running), put / add | %s MiB / %s MiB | | | a few MiB | %s |\n' \
+printf '| the device'"'"'s pages in the page cache (the most while running), put / add | %s MiB / %s MiB | | | a few MiB | %s |\n' \
     "$dev_m" "$add_dev_m" "$cache_ok"
 printf '| `Buffers` + `Cached` growth by the end, put / add | %s MiB / %s MiB | | | | |\n' \
     "$cache_m" "$add_cache_m"
