@@ -18,6 +18,15 @@
 
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
+/*
+ * A commit rewrites smalldb, so it costs in proportion to the library, not
+ * to the batch: a batch also holds at least an eighth of the library's
+ * objects, so that the commits' share of the work stays the same however
+ * big the library, and adding stays linear in the files (8 files a commit
+ * into 20,000 tracks was quadratic: docs/PERFORMANCE.md, "Adding scales
+ * linearly"). The time limit still bounds what a failure can lose.
+ */
+#define ADD_BATCH_LIBRARY_SHARE 8
 /* Beyond the data: the inodes and properties files of the batch, the journal. */
 #define ADD_RESERVE ((guint64)1 << 20)
 
@@ -203,6 +212,14 @@ static gboolean commit_batch(AddJob *add, GError **error)
 	return TRUE;
 }
 
+static gboolean batch_is_due(AddJob *add)
+{
+	guint objects = km_library_get_n_objects(km_worker_library(add->job->session));
+
+	return add->batch->len >= MAX(ADD_BATCH_FILES, objects / ADD_BATCH_LIBRARY_SHARE) ||
+	       g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US;
+}
+
 static void cancel_other(GCancellable *cancelled, gpointer other)
 {
 	g_cancellable_cancel(other);
@@ -293,8 +310,7 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 	km_worker_mark_dirty(add->job->session, file->fid);
 	g_ptr_array_add(add->batch, file);
 	/* A commit that fails: finish_stopped() reports the batch, this file in it. */
-	if (add->batch->len >= ADD_BATCH_FILES ||
-	    g_get_monotonic_time() - add->batch_start >= ADD_BATCH_US)
+	if (batch_is_due(add))
 		return commit_batch(add, error);
 	return TRUE;
 

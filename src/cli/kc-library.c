@@ -4,7 +4,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
 #include <string.h>
 
 int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *error)
@@ -12,15 +11,6 @@ int kc_fail_gerror(const struct kc_ctx *ctx, const char *what, const GError *err
 	return kc_failf(ctx, "%s: %s", what, error->message);
 }
 
-/* CPU time: on a shared machine the wall clock also counts the other processes. */
-static gint64 cpu_us(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
 
 static void print_warnings(const struct kc_ctx *ctx, KmLibrary *lib)
 {
@@ -46,10 +36,10 @@ int kc_library_open(struct kc_ctx *ctx, bool writable, bool scan, struct kc_libr
 	if (status)
 		return status;
 	start = g_get_monotonic_time();
-	start_cpu = cpu_us();
+	start_cpu = kc_cpu_us();
 	kl->lib = km_library_open(kc_device_blockdev(kl->dev), &opts, &error);
 	kl->open_us = g_get_monotonic_time() - start;
-	kl->open_cpu_us = cpu_us() - start_cpu;
+	kl->open_cpu_us = kc_cpu_us() - start_cpu;
 	if (!kl->lib) {
 		status = kc_fail_gerror(ctx, ctx->image, error);
 		g_error_free(error);

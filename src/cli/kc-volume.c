@@ -86,15 +86,16 @@ int kc_volume_close(struct kc_ctx *ctx, int status)
 	}
 	status = kc_device_close(ctx, ctx->dev, status);
 	ctx->dev = NULL;
-	g_free(ctx->io_buf);
+	g_aligned_free(ctx->io_buf);
 	ctx->io_buf = NULL;
 	return status;
 }
 
 void *kc_io_buffer(struct kc_ctx *ctx)
 {
+	/* Page aligned: a direct read of a block device lands in it without a bounce copy. */
 	if (!ctx->io_buf)
-		ctx->io_buf = g_malloc(KC_IO_SIZE);
+		ctx->io_buf = g_aligned_alloc(1, KC_IO_SIZE, 4096);
 	return ctx->io_buf;
 }
 

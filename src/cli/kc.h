@@ -173,6 +173,8 @@ const char *kc_device_volume_name(const struct kc_device *dev);
 int kc_device_close(struct kc_ctx *ctx, struct kc_device *dev, int status);
 /* KARMACTL_STATS=1: print I/O counters on exit. */
 bool kc_stats_wanted(void);
+/* The process's CPU time in microseconds (KARMACTL_STATS' *_cpu_us figures). */
+gint64 kc_cpu_us(void);
 
 /* ---- kc-mounts.c ---- */
 

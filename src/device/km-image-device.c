@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "km-direct-read.h"
 #include "km-fail.h"
+#include "km-write-through.h"
 #include "km-storage-lock.h"
 
 struct km_image_device {
@@ -23,6 +25,8 @@ struct km_image_device {
 	int fd;
 	uint64_t offset;
 	uint64_t length;
+	struct km_direct_read direct;	/* large reads around the page cache, when faster */
+	struct km_write_through through;	/* large writes to a disk node reach it at once */
 };
 
 static int image_read(void *ctx, uint64_t off, void *buf, size_t len)
@@ -30,8 +34,13 @@ static int image_read(void *ctx, uint64_t off, void *buf, size_t len)
 	struct km_image_device *d = ctx;
 	uint8_t *p = buf;
 
+	int err;
+
 	if (off > d->length || len > d->length - off)
 		return -EIO;
+	err = km_direct_read(&d->direct, d->fd, d->offset + off, buf, len);
+	if (err != KM_DIRECT_BUFFERED)
+		return err;
 	while (len) {
 		ssize_t n = pread(d->fd, p, len, (off_t)(d->offset + off));
 
@@ -52,6 +61,8 @@ static int image_write(void *ctx, uint64_t off, const void *buf, size_t len)
 {
 	struct km_image_device *d = ctx;
 	const uint8_t *p = buf;
+	uint64_t pos = d->offset + off;
+	size_t total = len;
 
 	if (off > d->length || len > d->length - off)
 		return -EIO;
@@ -66,14 +77,17 @@ static int image_write(void *ctx, uint64_t off, const void *buf, size_t len)
 		off += (uint64_t)n;
 		len -= (size_t)n;
 	}
-	return 0;
+	return km_write_through_wrote(&d->through, d->fd, pos, total);
 }
 
 static int image_flush(void *ctx)
 {
 	struct km_image_device *d = ctx;
 
-	return fdatasync(d->fd) < 0 ? -errno : 0;
+	if (fdatasync(d->fd) < 0)
+		return -errno;
+	km_write_through_flushed(&d->through, d->fd);
+	return 0;
 }
 
 static uint64_t image_size(void *ctx)
@@ -116,6 +130,8 @@ static struct km_image_device *wrap_fd(int fd, uint64_t offset, uint64_t length)
 	d->fd = fd;
 	d->offset = offset;
 	d->length = length;
+	km_direct_read_init(&d->direct, fd);
+	km_write_through_init(&d->through, fd);
 	d->bdev = (struct omfs_blockdev){
 		.ctx = d, .read = image_read, .write = image_write,
 		.flush = image_flush, .size = image_size,
@@ -235,6 +251,7 @@ int km_image_device_close(struct km_image_device *d)
 
 	if (!d)
 		return 0;
+	km_direct_read_fini(&d->direct);
 	if (close(d->fd) < 0)
 		err = -errno;
 	free(d);

@@ -17,6 +17,16 @@ struct _KmTransaction {
 	GObject parent_instance;
 	KmLibrary *lib;		/* a reference */
 	GHashTable *staged;	/* fid -> KmStaged* */
+	/*
+	 * The duplicate check's index of the staged objects, so that adding
+	 * costs the same into a big transaction as into an empty one: rid ->
+	 * GArray of the fids staged new with it. An object handed out for
+	 * editing (km_transaction_edit) may change, so its fid is in edited,
+	 * which the check reads one by one. Each hit is confirmed on the
+	 * object as it is now, so a stale entry costs nothing but a lookup.
+	 */
+	GHashTable *rid_index;
+	GHashTable *edited;	/* set of fids */
 	gboolean done;		/* committed or rolled back */
 };
 

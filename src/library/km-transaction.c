@@ -36,7 +36,11 @@ static void km_transaction_dispose(GObject *object)
 
 static void km_transaction_finalize(GObject *object)
 {
-	g_hash_table_unref(KM_TRANSACTION(object)->staged);
+	KmTransaction *tx = KM_TRANSACTION(object);
+
+	g_hash_table_unref(tx->staged);
+	g_hash_table_unref(tx->rid_index);
+	g_hash_table_unref(tx->edited);
 	G_OBJECT_CLASS(km_transaction_parent_class)->finalize(object);
 }
 
@@ -49,6 +53,9 @@ static void km_transaction_class_init(KmTransactionClass *klass)
 static void km_transaction_init(KmTransaction *tx)
 {
 	tx->staged = g_hash_table_new_full(NULL, NULL, NULL, staged_free);
+	tx->rid_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      (GDestroyNotify)g_array_unref);
+	tx->edited = g_hash_table_new(NULL, NULL);
 }
 
 KmTransaction *km_library_begin(KmLibrary *lib, GError **error)
@@ -144,8 +151,10 @@ KmProperties *km_transaction_edit(KmTransaction *tx, guint32 fid, GError **error
 	KmStaged *s = g_hash_table_lookup(tx->staged, GUINT_TO_POINTER(fid));
 	KmProperties *row;
 
-	if (s && s->object)
+	if (s && s->object) {
+		g_hash_table_add(tx->edited, GUINT_TO_POINTER(fid));
 		return s->object;
+	}
 	row = s ? NULL : km_library_lookup(tx->lib, fid);
 	if (!row) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_NOT_FOUND,
@@ -155,7 +164,24 @@ KmProperties *km_transaction_edit(KmTransaction *tx, guint32 fid, GError **error
 	s = g_new0(KmStaged, 1);
 	s->object = load_for_edit(tx->lib, row);
 	g_hash_table_insert(tx->staged, GUINT_TO_POINTER(fid), s);
+	g_hash_table_add(tx->edited, GUINT_TO_POINTER(fid));
 	return s->object;
+}
+
+static void index_rid(KmTransaction *tx, const KmProperties *object)
+{
+	const char *rid = km_properties_get(object, "rid");
+	guint32 fid = km_properties_get_fid(object);
+	GArray *fids;
+
+	if (!rid || !*rid)
+		return;
+	fids = g_hash_table_lookup(tx->rid_index, rid);
+	if (!fids) {
+		fids = g_array_new(FALSE, FALSE, sizeof(guint32));
+		g_hash_table_insert(tx->rid_index, g_strdup(rid), fids);
+	}
+	g_array_append_val(fids, fid);
 }
 
 void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean data_written)
@@ -166,6 +192,7 @@ void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean 
 	s->added = TRUE;
 	s->data_written = data_written;
 	g_hash_table_insert(tx->staged, GUINT_TO_POINTER(km_properties_get_fid(object)), s);
+	index_rid(tx, object);
 }
 
 /* ---- fids ---- */
@@ -461,23 +488,46 @@ gboolean km_transaction_set_property(KmTransaction *tx, guint32 fid, const char 
 
 /* ---- duplicates ---- */
 
+static gboolean staged_duplicate(KmTransaction *tx, guint32 fid, const KmProperties *candidate)
+{
+	const KmStaged *s = g_hash_table_lookup(tx->staged, GUINT_TO_POINTER(fid));
+
+	return s && s->object && km_library_is_duplicate(s->object, candidate);
+}
+
+/* Among the staged objects: those indexed under candidate's rid, then the edited ones. */
+static gboolean find_staged_duplicate(KmTransaction *tx, const KmProperties *candidate,
+				      guint32 *fid)
+{
+	const char *rid = km_properties_get(candidate, "rid");
+	GArray *fids = rid ? g_hash_table_lookup(tx->rid_index, rid) : NULL;
+	GHashTableIter iter;
+	gpointer key;
+
+	for (guint i = 0; fids && i < fids->len; i++) {
+		*fid = g_array_index(fids, guint32, i);
+		if (staged_duplicate(tx, *fid, candidate))
+			return TRUE;
+	}
+	g_hash_table_iter_init(&iter, tx->edited);
+	while (g_hash_table_iter_next(&iter, &key, NULL)) {
+		*fid = GPOINTER_TO_UINT(key);
+		if (staged_duplicate(tx, *fid, candidate))
+			return TRUE;
+	}
+	return FALSE;
+}
+
 gboolean km_transaction_find_duplicate(KmTransaction *tx, const KmProperties *candidate,
 				       guint32 *fid)
 {
-	GHashTableIter iter;
-	gpointer key, value;
 	guint32 found;
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
-	g_hash_table_iter_init(&iter, tx->staged);
-	while (g_hash_table_iter_next(&iter, &key, &value)) {
-		const KmStaged *s = value;
-
-		if (s->object && km_library_is_duplicate(s->object, candidate)) {
-			if (fid)
-				*fid = GPOINTER_TO_UINT(key);
-			return TRUE;
-		}
+	if (find_staged_duplicate(tx, candidate, &found)) {
+		if (fid)
+			*fid = found;
+		return TRUE;
 	}
 	/* A committed duplicate counts unless this transaction changed or removed it. */
 	if (!km_library_find_duplicate(tx->lib, candidate, &found) ||
@@ -523,6 +573,8 @@ static void finish(KmTransaction *tx)
 	if (tx->lib->tx == tx)
 		tx->lib->tx = NULL;
 	g_hash_table_remove_all(tx->staged);
+	g_hash_table_remove_all(tx->rid_index);
+	g_hash_table_remove_all(tx->edited);
 }
 
 /*

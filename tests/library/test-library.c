@@ -889,6 +889,8 @@ static void test_rollback_by_unref(struct fixture *f, gconstpointer unused)
 
 /* ---- duplicates ---- */
 
+#define MOVED_RID "0123456789abcdef0123456789abcdef"
+
 static void test_duplicates(struct fixture *f, gconstpointer unused)
 {
 	g_autoptr(KmProperties) same = tu_track_props(2);
@@ -896,10 +898,12 @@ static void test_duplicates(struct fixture *f, gconstpointer unused)
 	g_autoptr(KmProperties) other_rid = tu_track_props(2);
 	g_autoptr(KmProperties) no_rid = tu_track_props(2);
 	g_autoptr(KmProperties) fresh = tu_track_props(60);
+	g_autoptr(KmProperties) moved = tu_track_props(60);
 	g_autofree char *path = tu_host_file("dup", 300, 60);
+	g_autofree char *rid = NULL;
 	g_autoptr(GError) error = NULL;
 	KmTransaction *tx;
-	guint32 fid = 0;
+	guint32 fid = 0, added;
 
 	km_properties_set(other_title, "title", "Something else");
 	km_properties_set(other_rid, "rid", "00000000000000000000000000000000");
@@ -912,9 +916,21 @@ static void test_duplicates(struct fixture *f, gconstpointer unused)
 
 	tx = begin(f->lib);
 	g_assert_false(km_transaction_find_duplicate(tx, fresh, NULL));
-	fid = tu_add(tx, path, 60);
+	added = tu_add(tx, path, 60);
 	g_assert_true(km_transaction_find_duplicate(tx, fresh, &fid));
+	g_assert_cmpuint(fid, ==, added);
 	g_assert_false(km_library_find_duplicate(f->lib, fresh, NULL));
+	/* An added object edited afterwards is found as it is now, not as it was staged. */
+	rid = g_strdup(km_properties_get(fresh, "rid"));
+	km_properties_set(moved, "rid", MOVED_RID);
+	g_assert_false(km_transaction_find_duplicate(tx, moved, NULL));
+	g_assert_true(km_transaction_set_property(tx, added, "rid", MOVED_RID, &error));
+	g_assert_false(km_transaction_find_duplicate(tx, fresh, NULL));
+	g_assert_true(km_transaction_find_duplicate(tx, moved, &fid));
+	g_assert_cmpuint(fid, ==, added);
+	g_assert_true(km_transaction_set_property(tx, added, "rid", rid, &error));
+	g_assert_true(km_transaction_find_duplicate(tx, fresh, NULL));
+	g_assert_false(km_transaction_find_duplicate(tx, moved, NULL));
 	g_assert_true(km_transaction_remove(tx, f->track[2], &error));
 	g_assert_false(km_transaction_find_duplicate(tx, same, NULL));
 	tu_commit(tx);
