@@ -309,14 +309,27 @@ static void km_details_pane_class_init(KmDetailsPaneClass *klass)
 	gtk_widget_class_bind_template_callback(widget_class, on_row_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_revert);
 	gtk_widget_class_install_action(widget_class, "details.save", NULL, save_action);
-	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
-					    "details.save", NULL);
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+/* Ctrl+S wherever the window's focus is (a class binding needs it in the pane). */
+static void add_save_shortcut(KmDetailsPane *self)
+{
+	GtkEventController *controller = gtk_shortcut_controller_new();
+
+	gtk_shortcut_controller_set_scope(GTK_SHORTCUT_CONTROLLER(controller),
+					  GTK_SHORTCUT_SCOPE_MANAGED);
+	gtk_shortcut_controller_add_shortcut(
+		GTK_SHORTCUT_CONTROLLER(controller),
+		gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_s, GDK_CONTROL_MASK),
+				 gtk_named_action_new("details.save")));
+	gtk_widget_add_controller(GTK_WIDGET(self), controller);
 }
 
 static void km_details_pane_init(KmDetailsPane *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
+	add_save_shortcut(self);
 	self->cancellable = g_cancellable_new();
 	gtk_widget_action_set_enabled(GTK_WIDGET(self), "details.save", FALSE);
 }

@@ -224,15 +224,48 @@ void _km_player_view_update_actions(KmPlayerView *self)
 	_km_player_view_update_backup_actions(self);
 }
 
+/* The keys of the view's actions (GtkShortcut), made once with the class. */
+static GListStore *view_shortcuts;
+
+static void add_shortcut(guint key, GdkModifierType mods, const char *action)
+{
+	if (!view_shortcuts)
+		view_shortcuts = g_list_store_new(GTK_TYPE_SHORTCUT);
+	g_list_store_append(view_shortcuts,
+			    gtk_shortcut_new(gtk_keyval_trigger_new(key, mods),
+					     gtk_named_action_new(action)));
+}
+
 void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
 				     gsize n_actions)
 {
 	for (gsize i = 0; i < n_actions; i++) {
 		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
 						actions[i].activate);
-		gtk_widget_class_add_binding_action(widget_class, actions[i].key, actions[i].mods,
-						    actions[i].name, NULL);
+		add_shortcut(actions[i].key, actions[i].mods, actions[i].name);
 	}
+}
+
+/*
+ * Class bindings work only while the focus is inside the view: after a
+ * focused button goes (a dismissed transfer, a closed toast) the keys went
+ * to the window alone. Managed by the window, they work wherever its focus
+ * is; a focused entry still gets its own keys (Ctrl+A, Delete) first.
+ */
+void _km_player_view_init_shortcuts(KmPlayerView *self)
+{
+	GtkEventController *controller =
+		gtk_shortcut_controller_new_for_model(G_LIST_MODEL(view_shortcuts));
+
+	gtk_shortcut_controller_set_scope(GTK_SHORTCUT_CONTROLLER(controller),
+					  GTK_SHORTCUT_SCOPE_MANAGED);
+	gtk_widget_add_controller(GTK_WIDGET(self), controller);
+}
+
+static void select_all_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	gtk_selection_model_select_all(
+		km_library_view_get_model(KM_PLAYER_VIEW(widget)->library_view));
 }
 
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
@@ -244,10 +277,11 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 		{ "player.export", export_action, GDK_KEY_e, GDK_CONTROL_MASK },
 		{ "player.search", search_action, GDK_KEY_f, GDK_CONTROL_MASK },
 		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },
+		{ "player.select-all", select_all_action, GDK_KEY_a, GDK_CONTROL_MASK },
 	};
 
 	_km_player_view_install_actions(widget_class, actions, G_N_ELEMENTS(actions));
 	gtk_widget_class_install_property_action(widget_class, "player.details",
 						 "details-visible");
-	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_F9, 0, "player.details", NULL);
+	add_shortcut(GDK_KEY_F9, 0, "player.details");
 }

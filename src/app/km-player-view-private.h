@@ -66,6 +66,8 @@ typedef struct {
 void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
 				     gsize n_actions);
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+/* The actions' keys, working wherever the window's focus is. */
+void _km_player_view_init_shortcuts(KmPlayerView *self);
 /* A job's error as a toast, unless there is none, it is a cancellation, or the view is closing. */
 void _km_player_view_toast_error(KmPlayerView *self, const GError *error);
 /* km-player-view-delete.c: player.delete, with a dialog or an undo toast. */

@@ -296,4 +296,5 @@ static void km_player_view_init(KmPlayerView *self)
 	g_signal_connect_object(self->sidebar, "tracks-dropped", G_CALLBACK(on_tracks_dropped),
 				self, G_CONNECT_SWAPPED);
 	_km_player_view_init_dnd(self);
+	_km_player_view_init_shortcuts(self);
 }
