@@ -172,6 +172,17 @@ static GdkContentProvider *on_drag_prepare(GtkDragSource *source, double x, doub
 	return provider;
 }
 
+/* A double-click or Enter on an artist's or album's row opens or closes it. */
+static void on_row_activated(KmLibraryView *self, guint position)
+{
+	GtkSelectionModel *model = km_library_view_get_model(self);
+	g_autoptr(GObject) row = model ? g_list_model_get_item(G_LIST_MODEL(model), position) : NULL;
+
+	if (GTK_IS_TREE_LIST_ROW(row) && gtk_tree_list_row_is_expandable(GTK_TREE_LIST_ROW(row)))
+		gtk_tree_list_row_set_expanded(GTK_TREE_LIST_ROW(row),
+					       !gtk_tree_list_row_get_expanded(GTK_TREE_LIST_ROW(row)));
+}
+
 static void add_columns(KmLibraryView *self)
 {
 	for (KmColumn c = 0; c < KM_N_COLUMNS; c++) {
@@ -428,6 +439,7 @@ static void km_library_view_init(KmLibraryView *self)
 	self->filter = gtk_custom_filter_new(match_track, self, NULL);
 	self->selected_fids = g_hash_table_new(NULL, NULL);
 	add_columns(self);
+	g_signal_connect_swapped(self->column_view, "activate", G_CALLBACK(on_row_activated), self);
 	gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
 	update_page(self);
 }

@@ -45,14 +45,14 @@ static GtkWidget *title_cell(KmPlayerView *pv, guint position)
 }
 
 /* A click on the text of row position (not on its arrow), as a user selects a row. */
-G_GNUC_UNUSED static void click_row(KmPlayerView *pv, guint position, guint n_clicks)
+static void click_row(KmPlayerView *pv, guint position, guint n_clicks)
 {
 	GtkWidget *label = gtk_tree_expander_get_child(GTK_TREE_EXPANDER(title_cell(pv, position)));
 
 	km_test_click(label, 1, n_clicks);
 }
 
-G_GNUC_UNUSED static gboolean is_expanded(KmPlayerView *pv, guint position)
+static gboolean is_expanded(KmPlayerView *pv, guint position)
 {
 	g_autoptr(GObject) row = g_list_model_get_item(view_rows(pv), position);
 
@@ -148,6 +148,44 @@ static void test_shortcuts_anywhere(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* The ▸ of a group's row: the expander's icon widget. */
+static GtkWidget *expander_arrow(GtkWidget *cell)
+{
+	for (GtkWidget *c = gtk_widget_get_first_child(cell); c; c = gtk_widget_get_next_sibling(c))
+		if (g_str_equal(gtk_widget_get_css_name(c), "expander"))
+			return c;
+	return NULL;
+}
+
+/*
+ * 2. An artist opens by a click on its ▸ (the sidebar's divider does not
+ * take that click), by a double-click on its row, and by Enter.
+ */
+static void test_expand_group(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *arrow = expander_arrow(title_cell(pv, 0));
+	guint n = g_list_model_get_n_items(view_rows(pv));
+
+	km_test_focus_window(GTK_WINDOW(win));
+	g_assert_nonnull(arrow);
+	km_test_click(arrow, 1, 1);
+	g_assert_true(is_expanded(pv, 0));
+	g_assert_cmpuint(g_list_model_get_n_items(view_rows(pv)), >, n);
+	km_test_click(expander_arrow(title_cell(pv, 0)), 1, 1);
+	g_assert_false(is_expanded(pv, 0));
+	/* a double-click on the row opens it, another closes it */
+	click_row(pv, 0, 2);
+	g_assert_true(is_expanded(pv, 0));
+	click_row(pv, 0, 2);
+	g_assert_false(is_expanded(pv, 0));
+	/* Enter on the selected row, as the shortcuts window says */
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Return, 0);
+	g_assert_true(is_expanded(pv, 0));
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -155,5 +193,6 @@ int main(int argc, char **argv)
 	km_test_init(&argc, &argv);
 	image = km_test_make_image(N_TRACKS);
 	g_test_add_data_func("/app/user/shortcuts-anywhere", image, test_shortcuts_anywhere);
+	g_test_add_data_func("/app/user/expand-group", image, test_expand_group);
 	return g_test_run();
 }
