@@ -164,6 +164,9 @@ static void move_action(GtkWidget *widget, const char *name, GVariant *param)
 	from = g_array_index(indexes, guint, 0);
 	if ((up && from == 0) || (!up && from + 1 >= n))
 		return;
+	/* a move is seen in the playlist's order: a column's sort would hide it */
+	km_library_view_unsort(self->library_view);
+	self->moved_entry = up ? from - 1 : from + 1;
 	km_session_playlist_move_async(self->session, km_playlist_item_get_fid(playlist), from,
 				       up ? from - 1 : from + 1, self->cancellable, on_edited,
 				       g_object_ref(self));

@@ -38,6 +38,8 @@ struct _KmPlayerView {
 	gboolean closing;	/* ejecting or closed: no new jobs */
 	gboolean closed;	/* `closed` was emitted */
 	gboolean showing_library;	/* the library view shows the whole library */
+	guint32 shown_playlist;	/* the fid of the playlist shown, 0 for the library */
+	gint64 moved_entry;	/* the entry index a move put the selected entry at, or -1 */
 	GListModel *shown_tracks;	/* the session's, without hidden_fids */
 	/* km-player-view-delete.c */
 	GHashTable *hidden_fids;	/* deleted, not yet gone from the session's list */

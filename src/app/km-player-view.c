@@ -53,22 +53,72 @@ static void on_selection_changed(KmPlayerView *self)
 	_km_player_view_update_actions(self);
 }
 
+/* The view's row of the playlist's entry index (its own order), or G_MAXUINT. */
+static guint entry_position(KmPlaylistItem *playlist, guint index)
+{
+	guint n = g_list_model_get_n_items(km_playlist_item_get_tracks(playlist));
+
+	for (guint pos = 0; pos < n; pos++)
+		if (km_playlist_item_get_entry_index(playlist, pos) == index)
+			return pos;
+	return G_MAXUINT;
+}
+
+/* A new version of the playlist shown: what was selected stays so (a moved entry: its new place). */
+static void reselect(KmPlayerView *self, KmPlaylistItem *playlist, GPtrArray *selected)
+{
+	GtkSelectionModel *model = km_library_view_get_model(self->library_view);
+	guint pos = self->moved_entry >= 0 ? entry_position(playlist, self->moved_entry) : G_MAXUINT;
+
+	self->moved_entry = -1;
+	if (pos != G_MAXUINT) {
+		gtk_selection_model_select_item(model, pos, TRUE);
+		return;
+	}
+	for (guint i = 0; i < g_list_model_get_n_items(G_LIST_MODEL(model)); i++) {
+		g_autoptr(KmTrack) track = g_list_model_get_item(G_LIST_MODEL(model), i);
+
+		for (guint j = 0; j < selected->len; j++)
+			if (km_track_get_fid(selected->pdata[j]) == km_track_get_fid(track))
+				gtk_selection_model_select_item(model, i, FALSE);
+	}
+}
+
+static void show_playlist(KmPlayerView *self, KmPlaylistItem *playlist)
+{
+	guint32 fid = km_playlist_item_get_fid(playlist);
+	g_autoptr(GPtrArray) selected = NULL;
+
+	/* a playlist lists the tracks an undo toast hides: they are deleted first */
+	_km_player_view_commit_delete(self);
+	if (fid == self->shown_playlist) {
+		selected = km_library_view_get_selected_tracks(self->library_view);
+	} else {
+		/* a playlist opens in its own order, whatever the last header click sorted */
+		km_library_view_unsort(self->library_view);
+		self->moved_entry = -1;
+	}
+	self->shown_playlist = fid;
+	km_library_view_set_tracks(self->library_view, km_playlist_item_get_tracks(playlist),
+				   FALSE);
+	if (selected)
+		reselect(self, playlist, selected);
+}
+
 static void on_sidebar_selected(KmPlayerView *self)
 {
 	KmPlaylistItem *playlist = km_playlist_sidebar_get_selected(self->sidebar);
 
 	if (!self->session || (!playlist && self->showing_library))
 		return;
-	/* a playlist lists the tracks an undo toast hides: they are deleted first */
-	if (playlist)
-		_km_player_view_commit_delete(self);
 	/* the library's tree follows the track list; a changed playlist is a new item */
 	self->showing_library = playlist == NULL;
-	if (playlist)
-		km_library_view_set_tracks(self->library_view,
-					   km_playlist_item_get_tracks(playlist), FALSE);
-	else
+	if (playlist) {
+		show_playlist(self, playlist);
+	} else {
+		self->shown_playlist = 0;
 		km_library_view_set_tracks(self->library_view, self->shown_tracks, TRUE);
+	}
 	_km_player_view_update_actions(self);
 }
 
@@ -291,6 +341,7 @@ static void km_player_view_init(KmPlayerView *self)
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->cancellable = g_cancellable_new();
 	self->settings = g_settings_new(APP_ID);
+	self->moved_entry = -1;
 	g_settings_bind(self->settings, "details-visible", self, "details-visible",
 			G_SETTINGS_BIND_DEFAULT);
 	g_signal_connect_object(self->sidebar, "tracks-dropped", G_CALLBACK(on_tracks_dropped),

@@ -122,6 +122,40 @@ void km_test_press_key(GtkWindow *window, guint keyval, GdkModifierType mods)
 	km_test_settle(window);
 }
 
+/*
+ * Clicks on one spot closer in time than the double-click time make a
+ * double-click, even with clicks elsewhere between (a widget counts the
+ * presses it sees): a single click waits that long after the last click
+ * near that spot, as a hand does.
+ */
+static void wait_past_double_click(GtkWidget *widget, int x, int y)
+{
+	static struct {
+		gint64 time;
+		int x, y;
+	} recent[8];
+	static guint next;
+	int ms = 400, distance = 5;
+
+	g_object_get(gtk_widget_get_settings(widget), "gtk-double-click-time", &ms,
+		     "gtk-double-click-distance", &distance, NULL);
+	for (guint i = 0; i < G_N_ELEMENTS(recent); i++) {
+		gint64 until = recent[i].time + (ms + 100) * (gint64)1000;
+
+		if (!recent[i].time || ABS(x - recent[i].x) > distance ||
+		    ABS(y - recent[i].y) > distance)
+			continue;
+		while (g_get_monotonic_time() < until) {
+			g_main_context_iteration(NULL, FALSE);
+			g_usleep(1000);
+		}
+	}
+	recent[next].time = g_get_monotonic_time();
+	recent[next].x = x;
+	recent[next].y = y;
+	next = (next + 1) % G_N_ELEMENTS(recent);
+}
+
 void km_test_click_at(GtkWidget *widget, double x, double y, guint button, guint n_clicks)
 {
 	GtkNative *native = gtk_widget_get_native(widget);
@@ -137,6 +171,7 @@ void km_test_click_at(GtkWidget *widget, double x, double y, guint button, guint
 	gtk_native_get_surface_transform(native, &dx, &dy);
 	XTranslateCoordinates(dpy, xwindow(widget), DefaultRootWindow(dpy), (int)(out.x + dx),
 			      (int)(out.y + dy), &root_x, &root_y, &child);
+	wait_past_double_click(widget, root_x, root_y);
 	xtest()->fake_motion(dpy, -1, root_x, root_y, CurrentTime);
 	for (guint i = 0; i < n_clicks; i++) {
 		xtest()->fake_button(dpy, button, True, CurrentTime);

@@ -11,6 +11,7 @@
 
 #include "km-test-input.h"
 #include "km-library-group.h"
+#include "km-app-util.h"
 
 #define N_TRACKS 12
 
@@ -186,6 +187,157 @@ static void test_expand_group(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* The first mapped label below widget showing text, or NULL. */
+static GtkWidget *find_shown_label(GtkWidget *widget, const char *text)
+{
+	if (!gtk_widget_get_mapped(widget))
+		return NULL;
+	if (GTK_IS_LABEL(widget) && g_strcmp0(gtk_label_get_text(GTK_LABEL(widget)), text) == 0)
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = find_shown_label(c, text);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+static void click_label(GtkWidget *below, const char *text)
+{
+	GtkWidget *label = NULL;
+
+	km_test_wait_until((label = find_shown_label(below, text)) != NULL);
+	km_test_click(label, 1, 1);
+}
+
+static void on_playlist_done(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(GError) error = NULL;
+
+	km_session_edit_finish(KM_SESSION(source), result, &error);
+	g_assert_no_error(error);
+	*(gboolean *)data = TRUE;
+}
+
+static void on_playlist_created(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	guint32 fid = 0;
+
+	g_assert_true(km_session_playlist_create_finish(KM_SESSION(source), result, &fid, &error));
+	*(guint32 *)data = fid;
+}
+
+/* A playlist name holding the tracks fids, in this order (the player's, before the test). */
+static void make_playlist(KmSession *session, const char *name, GArray *fids)
+{
+	guint32 fid = 0;
+	gboolean done = FALSE;
+
+	km_session_playlist_create_async(session, name, NULL, on_playlist_created, &fid);
+	km_test_wait_until(fid != 0);
+	km_session_playlist_add_async(session, fid, (guint32 *)(void *)fids->data, fids->len, -1,
+				      NULL, on_playlist_done, &done);
+	km_test_wait_until(done);
+}
+
+/* Whether the view shows, top to bottom, the tracks of fids in that order. */
+static gboolean rows_are(KmPlayerView *pv, GArray *fids)
+{
+	if (g_list_model_get_n_items(view_rows(pv)) != fids->len)
+		return FALSE;
+	for (guint i = 0; i < fids->len; i++) {
+		g_autoptr(KmTrack) t = km_test_row_track(pv, i);
+
+		if (!t || km_track_get_fid(t) != g_array_index(fids, guint32, i))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+static GArray *fids_of(KmTrack *const *tracks, const guint *order, guint n)
+{
+	GArray *fids = g_array_new(FALSE, FALSE, sizeof(guint32));
+
+	for (guint i = 0; i < n; i++) {
+		guint32 fid = km_track_get_fid(tracks[order[i]]);
+
+		g_array_append_val(fids, fid);
+	}
+	return fids;
+}
+
+static int by_title(gconstpointer a, gconstpointer b)
+{
+	return g_utf8_collate(km_track_get_title(*(KmTrack **)a), km_track_get_title(*(KmTrack **)b));
+}
+
+/* The only row selected, or G_MAXUINT. */
+static guint selected_row(KmPlayerView *pv)
+{
+	GtkSelectionModel *model = GTK_SELECTION_MODEL(view_rows(pv));
+	g_autoptr(GtkBitset) set = gtk_selection_model_get_selection(model);
+
+	return gtk_bitset_get_size(set) == 1 ? gtk_bitset_get_nth(set, 0) : G_MAXUINT;
+}
+
+/*
+ * 3. A playlist opens in its own order after a header click sorted the
+ * library; a third click on the header goes back to it; Alt+Down and
+ * Alt+Up move the selected entry, which stays selected, and a move in a
+ * sorted playlist shows the playlist's order first.
+ */
+static void test_playlist_order(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmSession *session = km_test_session(win);
+	GtkWidget *sidebar = GTK_WIDGET(_km_player_view_get_sidebar(pv));
+	GtkWidget *columns = GTK_WIDGET(_km_player_view_get_library_view(pv));
+	g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func(g_object_unref);
+	g_autoptr(GArray) own = NULL, up = NULL, down = NULL, moved = NULL, moved2 = NULL;
+	KmTrack **t;
+
+	km_test_focus_window(GTK_WINDOW(win));
+	for (guint i = 0; i < 3; i++)
+		g_ptr_array_add(tracks, g_list_model_get_item(km_session_get_tracks(session), i));
+	g_ptr_array_sort(tracks, by_title);
+	t = (KmTrack **)tracks->pdata;
+	g_assert_cmpint(g_utf8_collate(km_track_get_title(t[0]), km_track_get_title(t[1])), <, 0);
+	g_assert_cmpint(g_utf8_collate(km_track_get_title(t[1]), km_track_get_title(t[2])), <, 0);
+	own = fids_of(t, (guint[]){ 1, 2, 0 }, 3);
+	up = fids_of(t, (guint[]){ 0, 1, 2 }, 3);
+	down = fids_of(t, (guint[]){ 2, 1, 0 }, 3);
+	moved = fids_of(t, (guint[]){ 2, 1, 0 }, 3);
+	moved2 = fids_of(t, (guint[]){ 2, 0, 1 }, 3);
+	make_playlist(session, "Mix", own);
+	/* the library sorted by title, then the playlist opened: its order */
+	click_label(columns, "Title");
+	click_label(sidebar, "Mix");
+	km_test_wait_until(rows_are(pv, own));
+	/* the header: ascending, descending, the playlist's order */
+	click_label(columns, "Title");
+	g_assert_true(rows_are(pv, up));
+	click_label(columns, "Title");
+	g_assert_true(rows_are(pv, down));
+	click_label(columns, "Title");
+	g_assert_true(rows_are(pv, own));
+	/* Alt+Down moves the first entry down; it stays selected */
+	click_row(pv, 0, 1);
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Down, GDK_ALT_MASK);
+	km_test_wait_until(rows_are(pv, moved));
+	g_assert_cmpuint(selected_row(pv), ==, 1);
+	/* sorted by title, Alt+Up on the first row (t0, the playlist's last): in the playlist's order */
+	click_label(columns, "Title");
+	g_assert_true(rows_are(pv, up));
+	click_row(pv, 0, 1);
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Up, GDK_ALT_MASK);
+	km_test_wait_until(rows_are(pv, moved2));
+	g_assert_cmpuint(selected_row(pv), ==, 1);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -194,5 +346,6 @@ int main(int argc, char **argv)
 	image = km_test_make_image(N_TRACKS);
 	g_test_add_data_func("/app/user/shortcuts-anywhere", image, test_shortcuts_anywhere);
 	g_test_add_data_func("/app/user/expand-group", image, test_expand_group);
+	g_test_add_data_func("/app/user/playlist-order", image, test_playlist_order);
 	return g_test_run();
 }
