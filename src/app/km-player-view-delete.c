@@ -167,6 +167,8 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 		return;
 	}
 	set_hidden(self, fids, TRUE);
+	/* the hidden rows left the selection: nothing of them stays editable or exportable */
+	_km_player_view_selection_changed(self);
 	self->undoable_fids = g_array_ref(fids);
 	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u track deleted",
 					    "%u tracks deleted", fids->len),

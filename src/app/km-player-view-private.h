@@ -84,6 +84,8 @@ void _km_player_view_class_init_backup(GtkWidgetClass *widget_class);
 void _km_player_view_init_backup(KmPlayerView *self);
 void _km_player_view_update_backup_actions(KmPlayerView *self);
 void _km_player_view_update_actions(KmPlayerView *self);
+/* The selected tracks changed (or some left the view): details and actions follow. */
+void _km_player_view_selection_changed(KmPlayerView *self);
 void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class);
 void _km_player_view_init_dnd(KmPlayerView *self);
 void _km_player_view_remove_from_playlist(KmPlayerView *self, GPtrArray *tracks);

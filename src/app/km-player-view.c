@@ -34,6 +34,7 @@ static void update_capacity(KmPlayerView *self)
 static void on_tracks_changed(KmPlayerView *self)
 {
 	km_details_pane_refresh(self->details_pane);
+	_km_player_view_update_actions(self);
 }
 
 static void update_subtitle(KmPlayerView *self)
@@ -45,7 +46,7 @@ static void update_subtitle(KmPlayerView *self)
 	adw_window_title_set_subtitle(self->window_title, text);
 }
 
-static void on_selection_changed(KmPlayerView *self)
+void _km_player_view_selection_changed(KmPlayerView *self)
 {
 	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
 
@@ -326,7 +327,7 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, details_pane);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, transfers);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, capacity_bar);
-	gtk_widget_class_bind_template_callback(widget_class, on_selection_changed);
+	gtk_widget_class_bind_template_callback(widget_class, _km_player_view_selection_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_sidebar_selected);
 	gtk_widget_class_bind_template_callback(widget_class, update_capacity);
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);

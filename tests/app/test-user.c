@@ -338,6 +338,35 @@ static void test_playlist_order(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/*
+ * 9. A track deleted (no question asked) is gone from the details pane
+ * while its undo toast is up: nothing to edit or save, Export disabled.
+ */
+static void test_deleted_not_editable(gconstpointer image)
+{
+	g_autoptr(GSettings) settings = g_settings_new(APP_ID);
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *details = GTK_WIDGET(_km_player_view_get_details_pane(pv));
+	GtkWidget *export_button;
+
+	g_settings_set_boolean(settings, "confirm-delete", FALSE);
+	km_test_focus_window(GTK_WINDOW(win));
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	click_row(pv, km_test_first_track_row(pv), 1);
+	g_assert_nonnull(find_shown_label(details, "Save Tags"));
+	export_button = find_icon_button(GTK_WIDGET(pv), "document-save-symbolic");
+	g_assert_true(gtk_widget_get_sensitive(export_button));
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Delete, 0);
+	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 1);
+	km_test_settle(GTK_WINDOW(win));
+	g_assert_nonnull(find_shown_label(details, "No Track Selected"));
+	g_assert_null(find_shown_label(details, "Save Tags"));
+	g_assert_false(gtk_widget_get_sensitive(export_button));
+	g_settings_reset(settings, "confirm-delete");
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -347,5 +376,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/shortcuts-anywhere", image, test_shortcuts_anywhere);
 	g_test_add_data_func("/app/user/expand-group", image, test_expand_group);
 	g_test_add_data_func("/app/user/playlist-order", image, test_playlist_order);
+	g_test_add_data_func("/app/user/deleted-not-editable", image, test_deleted_not_editable);
 	return g_test_run();
 }
