@@ -80,6 +80,7 @@ void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_f
 	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Copying %u item to the player",
 					    "Copying %u items to the player", n_files), n_files);
 	row = km_transfer_row_new(title, files, n_files);
+	km_transfer_row_set_fills_player(row, TRUE);
 	km_transfer_panel_add(self->transfers, row);
 	km_session_add_files_async(self->session, files, n_files,
 				   km_transfer_row_get_item_cancellables(row), flags,

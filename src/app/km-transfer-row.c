@@ -20,6 +20,7 @@ struct _KmTransferRow {
 	GPtrArray *item_buttons;	/* GtkWidget (borrowed), one per file */
 	guint64 pending;
 	gboolean running;
+	gboolean fills_player;
 };
 
 G_DEFINE_FINAL_TYPE(KmTransferRow, km_transfer_row, GTK_TYPE_LIST_BOX_ROW)
@@ -269,10 +270,16 @@ gboolean km_transfer_row_is_running(KmTransferRow *self)
 	return self->running;
 }
 
+void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	self->fills_player = fills;
+}
+
 guint64 km_transfer_row_get_pending_bytes(KmTransferRow *self)
 {
 	g_return_val_if_fail(KM_IS_TRANSFER_ROW(self), 0);
-	return self->pending;
+	return self->fills_player ? self->pending : 0;
 }
 
 const char *km_transfer_row_get_status(KmTransferRow *self)

@@ -81,6 +81,9 @@ static GtkWidget *find_icon_button(GtkWidget *widget, const char *icon)
 		return NULL;
 	if (GTK_IS_BUTTON(widget) && g_strcmp0(gtk_button_get_icon_name(GTK_BUTTON(widget)), icon) == 0)
 		return widget;
+	if (GTK_IS_MENU_BUTTON(widget) &&
+	    g_strcmp0(gtk_menu_button_get_icon_name(GTK_MENU_BUTTON(widget)), icon) == 0)
+		return widget;
 	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
 		GtkWidget *found = find_icon_button(c, icon);
 
@@ -367,6 +370,52 @@ static void test_deleted_not_editable(gconstpointer image)
 	km_test_close_window(win);
 }
 
+typedef struct {
+	KmPlayerView *pv;
+	gboolean progressed;	/* the row showed a progress line */
+	gboolean counted;	/* the space bar counted the job as queued for the player */
+} SpaceWatch;
+
+static void on_transfers_changed(KmTransferPanel *panel, SpaceWatch *watch)
+{
+	KmTransferRow *row = km_transfer_panel_get_first_row(panel);
+	KmCapacityBar *bar = watch->pv->capacity_bar;
+
+	if (row && km_transfer_row_is_running(row) &&
+	    strstr(km_transfer_row_get_status(row), " of "))
+		watch->progressed = TRUE;
+	if (strstr(km_capacity_bar_get_text(bar), "queued"))
+		watch->counted = TRUE;
+}
+
+/*
+ * 8. Back Up Player… from the main menu: while the backup runs, the space
+ * bar does not count it as copies onto the player.
+ */
+static void test_space_bar_backup(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmTransferPanel *transfers = _km_player_view_get_transfers(pv);
+	SpaceWatch watch = { .pv = pv };
+	GtkWidget *menu;
+	KmTransferRow *row;
+
+	km_test_focus_window(GTK_WINDOW(win));
+	g_signal_connect_after(transfers, "changed", G_CALLBACK(on_transfers_changed), &watch);
+	menu = find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
+	g_assert_nonnull(menu);
+	km_test_click(menu, 1, 1);
+	click_label(GTK_WIDGET(pv), "Back Up Player…");
+	km_test_wait_until((row = km_transfer_panel_get_first_row(transfers)) != NULL);
+	km_test_wait_until(!km_transfer_row_is_running(row));
+	g_signal_handlers_disconnect_by_data(transfers, &watch);
+	/* the whole disk was read, with progress on the way */
+	g_assert_true(watch.progressed);
+	g_assert_false(watch.counted);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -377,5 +426,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/expand-group", image, test_expand_group);
 	g_test_add_data_func("/app/user/playlist-order", image, test_playlist_order);
 	g_test_add_data_func("/app/user/deleted-not-editable", image, test_deleted_not_editable);
+	g_test_add_data_func("/app/user/space-bar-backup", image, test_space_bar_backup);
 	return g_test_run();
 }
