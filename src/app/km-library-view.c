@@ -348,6 +348,32 @@ gboolean km_library_view_has_selection(KmLibraryView *self)
 	return !gtk_bitset_is_empty(selected);
 }
 
+/*
+ * The search ends: the tree selects what the results had selected (the
+ * rows shown), not what it had before the search, which the details pane
+ * would then edit.
+ */
+static void select_in_tree(KmLibraryView *self)
+{
+	GListModel *tree = G_LIST_MODEL(self->tree_selection);
+	g_autoptr(GHashTable) wanted = g_hash_table_new(NULL, NULL);
+	GHashTableIter iter;
+	gpointer fid;
+
+	/* the tree's selection-changed refills selected_fids from the tree */
+	g_hash_table_iter_init(&iter, self->selected_fids);
+	while (g_hash_table_iter_next(&iter, &fid, NULL))
+		g_hash_table_add(wanted, fid);
+	gtk_selection_model_unselect_all(self->tree_selection);
+	for (guint i = 0; i < g_list_model_get_n_items(tree); i++) {
+		g_autoptr(KmTrack) track = row_track(tree, i);
+
+		if (track && g_hash_table_contains(wanted,
+						   GUINT_TO_POINTER(km_track_get_fid(track))))
+			gtk_selection_model_select_item(self->tree_selection, i, FALSE);
+	}
+}
+
 static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 {
 	const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
@@ -358,6 +384,8 @@ static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 		self->query = g_utf8_casefold(text, -1);
 	gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 	if (was_searching != (self->query != NULL)) {
+		if (!self->query && self->grouped)
+			select_in_tree(self);
 		gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
 		if (!self->query && self->grouped)
 			g_clear_object(&self->flat_selection);

@@ -81,6 +81,7 @@ void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_f
 					    "Copying %u items to the player", n_files), n_files);
 	row = km_transfer_row_new(title, files, n_files);
 	km_transfer_row_set_fills_player(row, TRUE);
+	km_transfer_row_set_finished_title(row, _("Files for the player"));
 	km_transfer_panel_add(self->transfers, row);
 	km_session_add_files_async(self->session, files, n_files,
 				   km_transfer_row_get_item_cancellables(row), flags,
@@ -119,6 +120,9 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 					    "Exporting %u tracks to %s", tracks->len),
 				tracks->len, name);
 	row = km_transfer_row_new(title, NULL, 0);
+	g_free(title);
+	title = g_strdup_printf(_("Export to %s"), name);
+	km_transfer_row_set_finished_title(row, title);
 	km_transfer_panel_add(self->transfers, row);
 	km_session_export_async(self->session, (guint32 *)(void *)fids->data, fids->len, folder,
 				template, _km_player_view_on_progress, g_object_ref(row), g_object_unref,
@@ -189,9 +193,20 @@ static void on_eject_response(AdwMessageDialog *dialog, const char *response, gp
 		km_player_view_eject(KM_PLAYER_VIEW(data));
 }
 
+/* The transfers ended while the question was up: nothing is left to stop, the eject goes on. */
+static void eject_when_done(KmTransferPanel *transfers, AdwMessageDialog *dialog)
+{
+	if (km_transfer_panel_is_busy(transfers))
+		return;
+	g_signal_handlers_disconnect_by_data(transfers, dialog);
+	adw_message_dialog_response(dialog, "eject");
+	gtk_window_destroy(GTK_WINDOW(dialog));
+}
+
 static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(widget);
+	AdwMessageDialog *dialog;
 	const KmQuestion question = {
 		.heading = _("Files Are Being Copied"),
 		.body = _("Ejecting now stops the transfers: the files copied so far stay on the "
@@ -207,8 +222,9 @@ static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 		km_player_view_eject(self);
 		return;
 	}
-	gtk_window_present(GTK_WINDOW(km_question_new(widget, &question,
-						      G_CALLBACK(on_eject_response), self)));
+	dialog = km_question_new(widget, &question, G_CALLBACK(on_eject_response), self);
+	g_signal_connect_object(self->transfers, "changed", G_CALLBACK(eject_when_done), dialog, 0);
+	gtk_window_present(GTK_WINDOW(dialog));
 }
 
 void _km_player_view_update_actions(KmPlayerView *self)

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "km-app-util.h"
@@ -21,6 +23,7 @@ struct _KmTransferRow {
 	guint64 pending;
 	gboolean running;
 	gboolean fills_player;
+	char *finished_title;
 };
 
 G_DEFINE_FINAL_TYPE(KmTransferRow, km_transfer_row, GTK_TYPE_LIST_BOX_ROW)
@@ -64,11 +67,28 @@ void km_transfer_row_update(KmTransferRow *self, const KmProgress *p)
 	g_signal_emit(self, signals[SIGNAL_CHANGED], 0);
 }
 
+/* reason, without the "path: " or "name: " the reader's messages start with. */
+static const char *reason_after_name(const char *reason, const char *path, const char *name)
+{
+	const char *prefixes[] = { path, name };
+
+	for (guint i = 0; i < G_N_ELEMENTS(prefixes); i++) {
+		gsize len = prefixes[i] ? strlen(prefixes[i]) : 0;
+
+		if (len && g_str_has_prefix(reason, prefixes[i]) &&
+		    g_str_has_prefix(reason + len, ": "))
+			return reason + len + 2;
+	}
+	return reason;
+}
+
+/* "name: reason", the name once. */
 static GtkWidget *problem_label(KmReportItem *item)
 {
 	g_autofree char *name = item->file ? g_file_get_basename(item->file) : NULL;
-	g_autofree char *text = g_strdup_printf("%s: %s", name ? name : "?",
-						item->reason ? item->reason : "");
+	g_autofree char *path = item->file ? g_file_get_path(item->file) : NULL;
+	const char *reason = reason_after_name(item->reason ? item->reason : "", path, name);
+	g_autofree char *text = g_strdup_printf("%s: %s", name ? name : "?", reason);
 	GtkWidget *label = gtk_label_new(text);
 
 	gtk_label_set_xalign(GTK_LABEL(label), 0);
@@ -100,6 +120,8 @@ static void finish(KmTransferRow *self, const char *summary, KmReport *report,
 {
 	self->running = FALSE;
 	self->pending = 0;
+	if (self->finished_title)
+		gtk_label_set_text(GTK_LABEL(self->title), self->finished_title);
 	gtk_label_set_text(GTK_LABEL(self->status), summary);
 	gtk_widget_set_visible(self->file_bar, FALSE);
 	gtk_widget_set_visible(self->job_bar, FALSE);
@@ -276,6 +298,13 @@ void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills)
 	self->fills_player = fills;
 }
 
+void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	g_free(self->finished_title);
+	self->finished_title = g_strdup(title);
+}
+
 guint64 km_transfer_row_get_pending_bytes(KmTransferRow *self)
 {
 	g_return_val_if_fail(KM_IS_TRANSFER_ROW(self), 0);
@@ -302,6 +331,7 @@ static void km_transfer_row_finalize(GObject *object)
 {
 	KmTransferRow *self = KM_TRANSFER_ROW(object);
 
+	g_free(self->finished_title);
 	g_ptr_array_unref(self->item_cancellables);
 	g_ptr_array_unref(self->item_buttons);
 	g_object_unref(self->cancellable);

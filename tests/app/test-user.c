@@ -416,6 +416,168 @@ static void test_space_bar_backup(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* Whether each problem line of the row names its file once. */
+static void assert_names_once(const char *problems)
+{
+	g_auto(GStrv) lines = g_strsplit(problems, "\n", -1);
+
+	for (guint i = 0; lines[i] && *lines[i]; i++) {
+		const char *colon = strstr(lines[i], ": ");
+		g_autofree char *name = colon ? g_strndup(lines[i], colon - lines[i]) : NULL;
+
+		g_assert_nonnull(name);
+		g_assert_null(strstr(colon, name));
+	}
+}
+
+/*
+ * 10a. A finished transfer does not say "Copying…" any more, and its
+ * refusal lines name each file once.
+ */
+static void test_transfer_finished(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *transfers = GTK_WIDGET(_km_player_view_get_transfers(pv));
+	g_autofree char *folder = g_build_filename(g_get_tmp_dir(), "km-user-finished", NULL);
+	g_autofree char *text = g_build_filename(folder, "notes.txt", NULL);
+	/* demo track 0 is on the player already */
+	g_autoptr(GPtrArray) files = km_test_write_wavs(folder, 0, 1);
+	g_autofree char *problems = NULL;
+	KmTransferRow *row;
+
+	g_assert_true(g_file_set_contents(text, "not music\n", -1, NULL));
+	g_ptr_array_add(files, g_file_new_for_path(text));
+	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
+	row = km_transfer_panel_get_first_row(KM_TRANSFER_PANEL(transfers));
+	km_test_wait_until(!km_transfer_row_is_running(row));
+	km_test_settle(GTK_WINDOW(win));
+	g_assert_null(find_shown_label(transfers, "Copying 2 items to the player"));
+	g_assert_nonnull(find_shown_label(transfers, "0 of 2 files copied"));
+	problems = km_transfer_row_dup_problems(row);
+	g_assert_nonnull(strstr(problems, "notes.txt: "));
+	g_assert_nonnull(strstr(problems, "track-0.wav: "));
+	assert_names_once(problems);
+	km_test_close_window(win);
+}
+
+/* Whether the view shows the search's flat list of tracks. */
+static gboolean shows_results(KmPlayerView *pv)
+{
+	g_autoptr(GObject) row = g_list_model_get_item(view_rows(pv), 0);
+
+	return KM_IS_TRACK(row);
+}
+
+/* The first row of an artist or album with two tracks or more. */
+static guint big_group_row(KmPlayerView *pv)
+{
+	for (guint i = 0; i < g_list_model_get_n_items(view_rows(pv)); i++) {
+		g_autoptr(GtkTreeListRow) row = g_list_model_get_item(view_rows(pv), i);
+		g_autoptr(GObject) item = gtk_tree_list_row_get_item(row);
+		g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func(g_object_unref);
+
+		if (!KM_IS_LIBRARY_GROUP(item))
+			continue;
+		km_library_group_collect_tracks(KM_LIBRARY_GROUP(item), tracks);
+		if (tracks->len >= 2)
+			return i;
+	}
+	g_assert_not_reached();
+}
+
+/* Types text (ASCII letters and spaces) on the keyboard. */
+static void type_text(GtkWindow *window, const char *text)
+{
+	for (const char *c = text; *c; c++)
+		km_test_press_key(window, *c == ' ' ? GDK_KEY_space : gdk_unicode_to_keyval(*c), 0);
+}
+
+/* A track of the session not in album (the session's list holds it). */
+static KmTrack *other_album_track(KmSession *session, const char *album)
+{
+	GListModel *tracks = km_session_get_tracks(session);
+
+	for (guint i = 0; i < g_list_model_get_n_items(tracks); i++) {
+		g_autoptr(KmTrack) t = g_list_model_get_item(tracks, i);
+
+		if (g_strcmp0(km_track_get_album(t), album) != 0)
+			return t;
+	}
+	g_assert_not_reached();
+}
+
+/*
+ * 10b. Artists opened in the library are still open after a visit to a
+ * playlist; a search ended with Escape leaves selected what the results
+ * had selected, not the artist selected before.
+ */
+static void test_tree_state(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWindow *window = GTK_WINDOW(win);
+	GtkWidget *sidebar = GTK_WIDGET(_km_player_view_get_sidebar(pv));
+	KmLibraryView *view = _km_player_view_get_library_view(pv);
+	g_autoptr(GArray) fids = g_array_new(FALSE, FALSE, sizeof(guint32));
+	g_autoptr(KmTrack) first = g_list_model_get_item(km_session_get_tracks(km_test_session(win)), 0);
+	g_autoptr(KmTrack) found = NULL;
+	g_autoptr(GPtrArray) selected = NULL;
+	guint32 fid = km_track_get_fid(first);
+	KmTrack *other;
+
+	km_test_focus_window(window);
+	g_array_append_val(fids, fid);
+	make_playlist(km_test_session(win), "Visit", fids);
+	km_test_click(expander_arrow(title_cell(pv, 0)), 1, 1);
+	g_assert_true(is_expanded(pv, 0));
+	click_label(sidebar, "Visit");
+	km_test_wait_until(g_list_model_get_n_items(view_rows(pv)) == 1);
+	click_label(sidebar, "Library");
+	km_test_wait_until(g_list_model_get_n_items(view_rows(pv)) > 1);
+	g_assert_true(is_expanded(pv, 0));
+	/* a group of several tracks selected, then a search: a track of another album selected */
+	click_row(pv, big_group_row(pv), 1);
+	selected = km_library_view_get_selected_tracks(view);
+	g_assert_cmpuint(selected->len, >=, 2);
+	other = other_album_track(km_test_session(win), km_track_get_album(selected->pdata[0]));
+	g_clear_pointer(&selected, g_ptr_array_unref);
+	km_test_press_key(window, GDK_KEY_f, GDK_CONTROL_MASK);
+	type_text(window, km_track_get_title(other));
+	km_test_wait_until(shows_results(pv));
+	found = km_test_row_track(pv, 0);
+	click_row(pv, 0, 1);
+	/* back in the search entry, Escape ends the search: the tree again */
+	km_test_press_key(window, GDK_KEY_f, GDK_CONTROL_MASK);
+	km_test_press_key(window, GDK_KEY_Escape, 0);
+	km_test_wait_until(!shows_results(pv));
+	selected = km_library_view_get_selected_tracks(view);
+	g_assert_cmpuint(selected->len, <=, 1);
+	if (selected->len)
+		g_assert_true(km_track_get_fid(selected->pdata[0]) == km_track_get_fid(found));
+	km_test_close_window(win);
+}
+
+/*
+ * 10c. Eject while copying asks first; the copy ends while the question is
+ * up: the question goes, and the player is ejected as asked.
+ */
+static void test_eject_question_goes(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmTransferRow *row = km_transfer_row_new("Copying", NULL, 0);
+
+	km_transfer_panel_add(_km_player_view_get_transfers(pv), row);
+	km_test_focus_window(GTK_WINDOW(win));
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_j, GDK_CONTROL_MASK);
+	g_assert_nonnull(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG));
+	km_transfer_row_finish_text(row, "Done", NULL);
+	km_test_wait_until(km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG) == NULL);
+	km_test_wait_until(km_window_get_player_view(win) == NULL);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -427,5 +589,8 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/playlist-order", image, test_playlist_order);
 	g_test_add_data_func("/app/user/deleted-not-editable", image, test_deleted_not_editable);
 	g_test_add_data_func("/app/user/space-bar-backup", image, test_space_bar_backup);
+	g_test_add_data_func("/app/user/transfer-finished", image, test_transfer_finished);
+	g_test_add_data_func("/app/user/tree-state", image, test_tree_state);
+	g_test_add_data_func("/app/user/eject-question-goes", image, test_eject_question_goes);
 	return g_test_run();
 }
