@@ -180,6 +180,24 @@ static GdkContentProvider *on_drag_prepare(GtkDragSource *source, double x, doub
 	return provider;
 }
 
+gboolean km_library_view_select_at(KmLibraryView *self, double x, double y)
+{
+	GtkWidget *w = gtk_widget_pick(GTK_WIDGET(self), x, y, GTK_PICK_DEFAULT);
+	GtkSelectionModel *model = km_library_view_get_model(self);
+	GtkListItem *item = NULL;
+	guint pos;
+
+	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), FALSE);
+	/* the cells carry their list item (km-library-cells.c) */
+	for (; w && w != GTK_WIDGET(self) && !item; w = gtk_widget_get_parent(w))
+		item = g_object_get_data(G_OBJECT(w), "km-list-item");
+	if (!item || !model || (pos = gtk_list_item_get_position(item)) == GTK_INVALID_LIST_POSITION)
+		return FALSE;
+	if (!gtk_selection_model_is_selected(model, pos))
+		gtk_selection_model_select_item(model, pos, TRUE);
+	return TRUE;
+}
+
 /* A double-click or Enter on an artist's or album's row opens or closes it. */
 static void on_row_activated(KmLibraryView *self, guint position)
 {

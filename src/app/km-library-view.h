@@ -44,6 +44,8 @@ void km_library_view_sort(KmLibraryView *self, KmColumn column, GtkSortType orde
 /* Back to the list's own order (a playlist's), as a third click on a header does. */
 void km_library_view_unsort(KmLibraryView *self);
 KmSortState km_library_view_get_sort_state(KmLibraryView *self);
+/* Selects the row at (x, y) of the view unless it is selected (a right-click's). FALSE: no row there. */
+gboolean km_library_view_select_at(KmLibraryView *self, double x, double y);
 /* Expands every artist and album. */
 void km_library_view_expand_all(KmLibraryView *self);
 

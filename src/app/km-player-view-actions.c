@@ -237,6 +237,7 @@ void _km_player_view_update_actions(KmPlayerView *self)
 	gtk_widget_action_set_enabled(w, "player.add-folder", open);
 	gtk_widget_action_set_enabled(w, "player.export", open && selected);
 	gtk_widget_action_set_enabled(w, "player.delete", open && selected);
+	gtk_widget_action_set_enabled(w, "player.add-to-playlist", open && selected);
 	gtk_widget_action_set_enabled(w, "player.eject", open);
 	_km_player_view_update_backup_actions(self);
 }
@@ -244,7 +245,7 @@ void _km_player_view_update_actions(KmPlayerView *self)
 /* The keys of the view's actions (GtkShortcut), made once with the class. */
 static GListStore *view_shortcuts;
 
-static void add_shortcut(guint key, GdkModifierType mods, const char *action)
+void _km_player_view_add_shortcut(guint key, GdkModifierType mods, const char *action)
 {
 	if (!view_shortcuts)
 		view_shortcuts = g_list_store_new(GTK_TYPE_SHORTCUT);
@@ -259,7 +260,7 @@ void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewA
 	for (gsize i = 0; i < n_actions; i++) {
 		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
 						actions[i].activate);
-		add_shortcut(actions[i].key, actions[i].mods, actions[i].name);
+		_km_player_view_add_shortcut(actions[i].key, actions[i].mods, actions[i].name);
 	}
 }
 
@@ -300,5 +301,5 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 	_km_player_view_install_actions(widget_class, actions, G_N_ELEMENTS(actions));
 	gtk_widget_class_install_property_action(widget_class, "player.details",
 						 "details-visible");
-	add_shortcut(GDK_KEY_F9, 0, "player.details");
+	_km_player_view_add_shortcut(GDK_KEY_F9, 0, "player.details");
 }

@@ -29,6 +29,10 @@ struct _KmPlayerView {
 	KmDetailsPane *details_pane;
 	KmTransferPanel *transfers;
 	KmCapacityBar *capacity_bar;
+	GMenu *add_to_playlist_menu;	/* the main menu's submenu, in the track menu too */
+	GMenu *playlists_section;	/* its items: one per playlist */
+	GMenu *track_menu;
+	GtkWidget *track_popover;	/* the track menu, shown at the pointer or the selection */
 
 	/* Owned references */
 	KmSession *session;
@@ -68,6 +72,8 @@ typedef struct {
 void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
 				     gsize n_actions);
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+/* One more key for an action (the table's have one each). */
+void _km_player_view_add_shortcut(guint key, GdkModifierType mods, const char *action);
 /* The actions' keys, working wherever the window's focus is. */
 void _km_player_view_init_shortcuts(KmPlayerView *self);
 /* A job's error as a toast, unless there is none, it is a cancellation, or the view is closing. */
@@ -87,6 +93,8 @@ void _km_player_view_update_actions(KmPlayerView *self);
 /* The selected tracks changed (or some left the view): details and actions follow. */
 void _km_player_view_selection_changed(KmPlayerView *self);
 void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class);
+/* The Add to Playlist menu follows the session's playlists; the track menu. */
+void _km_player_view_init_playlist_menus(KmPlayerView *self);
 void _km_player_view_init_dnd(KmPlayerView *self);
 void _km_player_view_remove_from_playlist(KmPlayerView *self, GPtrArray *tracks);
 void _km_player_view_playlist_tracks_dropped(KmPlayerView *self, KmPlaylistItem *playlist,

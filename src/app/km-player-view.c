@@ -190,6 +190,7 @@ static void set_session(KmPlayerView *self, KmSession *session)
 	update_subtitle(self);
 	update_capacity(self);
 	_km_player_view_init_backup(self);
+	_km_player_view_init_playlist_menus(self);
 }
 
 GtkWidget *km_player_view_new(KmSession *session)
@@ -327,6 +328,9 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, details_pane);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, transfers);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, capacity_bar);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, add_to_playlist_menu);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, playlists_section);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, track_menu);
 	gtk_widget_class_bind_template_callback(widget_class, _km_player_view_selection_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_sidebar_selected);
 	gtk_widget_class_bind_template_callback(widget_class, update_capacity);

@@ -578,6 +578,97 @@ static void test_eject_question_goes(gconstpointer image)
 	km_test_close_window(win);
 }
 
+static gboolean playlist_has(KmSession *session, guint32 playlist, guint32 fid)
+{
+	GListModel *lists = km_session_get_playlists(session);
+
+	for (guint i = 0; i < g_list_model_get_n_items(lists); i++) {
+		g_autoptr(KmPlaylistItem) p = g_list_model_get_item(lists, i);
+
+		if (km_playlist_item_get_fid(p) != playlist)
+			continue;
+		for (guint e = 0; e < km_playlist_item_get_n_entries(p); e++)
+			if (km_playlist_item_get_entry_fid(p, e) == fid)
+				return TRUE;
+	}
+	return FALSE;
+}
+
+/* The fid of the playlist named name. */
+static guint32 playlist_fid(KmSession *session, const char *name)
+{
+	GListModel *lists = km_session_get_playlists(session);
+
+	for (guint i = 0; i < g_list_model_get_n_items(lists); i++) {
+		g_autoptr(KmPlaylistItem) p = g_list_model_get_item(lists, i);
+
+		if (g_str_equal(km_playlist_item_get_name(p), name))
+			return km_playlist_item_get_fid(p);
+	}
+	return 0;
+}
+
+/* The row of the next track after row from. */
+static guint next_track_row(KmPlayerView *pv, guint from)
+{
+	for (guint i = from + 1; i < g_list_model_get_n_items(view_rows(pv)); i++) {
+		g_autoptr(KmTrack) t = km_test_row_track(pv, i);
+
+		if (t)
+			return i;
+	}
+	g_assert_not_reached();
+}
+
+/*
+ * 7. An empty playlist says how tracks get into it; Add to Playlist is in
+ * the track menu (a right-click, or the Menu key) and in the main menu.
+ */
+static void test_add_to_playlist(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmSession *session = km_test_session(win);
+	GtkWidget *sidebar = GTK_WIDGET(_km_player_view_get_sidebar(pv));
+	g_autoptr(GArray) none = g_array_new(FALSE, FALSE, sizeof(guint32));
+	g_autoptr(KmTrack) by_click = NULL, by_key = NULL, by_menu = NULL;
+	guint32 fid;
+	guint pos;
+
+	km_test_focus_window(GTK_WINDOW(win));
+	make_playlist(session, "Later", none);
+	fid = playlist_fid(session, "Later");
+	click_label(sidebar, "Later");
+	km_test_wait_until(find_shown_label(GTK_WIDGET(pv), "This Playlist Is Empty") != NULL);
+	click_label(sidebar, "Library");
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	/* a right-click on a track: its menu */
+	pos = km_test_first_track_row(pv);
+	by_click = km_test_row_track(pv, pos);
+	km_test_click(gtk_tree_expander_get_child(GTK_TREE_EXPANDER(title_cell(pv, pos))), 3, 1);
+	click_label(pv->track_popover, "Add to Playlist");
+	click_label(pv->track_popover, "Later");
+	km_test_wait_until(playlist_has(session, fid, km_track_get_fid(by_click)));
+	/* the Menu key on the selected track */
+	pos = next_track_row(pv, pos);
+	click_row(pv, pos, 1);
+	by_key = km_test_row_track(pv, pos);
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Menu, 0);
+	km_test_wait_until(gtk_widget_get_mapped(pv->track_popover));
+	click_label(pv->track_popover, "Add to Playlist");
+	click_label(pv->track_popover, "Later");
+	km_test_wait_until(playlist_has(session, fid, km_track_get_fid(by_key)));
+	/* the main menu */
+	pos = next_track_row(pv, pos);
+	click_row(pv, pos, 1);
+	by_menu = km_test_row_track(pv, pos);
+	km_test_click(find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic"), 1, 1);
+	click_label(GTK_WIDGET(pv), "Add to Playlist");
+	click_label(GTK_WIDGET(pv), "Later");
+	km_test_wait_until(playlist_has(session, fid, km_track_get_fid(by_menu)));
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -592,5 +683,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/transfer-finished", image, test_transfer_finished);
 	g_test_add_data_func("/app/user/tree-state", image, test_tree_state);
 	g_test_add_data_func("/app/user/eject-question-goes", image, test_eject_question_goes);
+	g_test_add_data_func("/app/user/add-to-playlist", image, test_add_to_playlist);
 	return g_test_run();
 }
