@@ -51,6 +51,28 @@ AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
 	return dialog;
 }
 
+AdwMessageDialog *km_problem_dialog_present(GtkWidget *widget, const char *heading,
+					    const char *body, const char *details)
+{
+	GtkRoot *root = gtk_widget_get_root(widget);
+	AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG(adw_message_dialog_new(
+		GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL, heading, body));
+	GtkWidget *expander = gtk_expander_new_with_mnemonic(_("_Details"));
+	GtkWidget *label = gtk_label_new(details);
+
+	gtk_label_set_wrap(GTK_LABEL(label), TRUE);
+	gtk_label_set_wrap_mode(GTK_LABEL(label), PANGO_WRAP_WORD_CHAR);
+	gtk_label_set_selectable(GTK_LABEL(label), TRUE);
+	gtk_label_set_xalign(GTK_LABEL(label), 0);
+	gtk_widget_add_css_class(label, "caption");
+	gtk_widget_set_margin_top(label, 6);
+	gtk_expander_set_child(GTK_EXPANDER(expander), label);
+	adw_message_dialog_set_extra_child(dialog, expander);
+	adw_message_dialog_add_response(dialog, "close", _("_Close"));
+	gtk_window_present(GTK_WINDOW(dialog));
+	return dialog;
+}
+
 void km_widget_toast(GtkWidget *widget, const char *message)
 {
 	GtkWidget *overlay = gtk_widget_get_ancestor(widget, ADW_TYPE_TOAST_OVERLAY);

@@ -40,6 +40,13 @@ typedef struct {
  */
 AdwMessageDialog *km_question_new(GtkWidget *widget, const KmQuestion *question,
 				  GCallback on_response, gpointer owner);
+/*
+ * A problem told in plain words (heading, body) on widget's window, with
+ * the technical details (the error's own message) in a closed expander
+ * below; one answer, Close. Presented.
+ */
+AdwMessageDialog *km_problem_dialog_present(GtkWidget *widget, const char *heading,
+					    const char *body, const char *details);
 /* Shows message in the toast overlay around widget (if any). */
 void km_widget_toast(GtkWidget *widget, const char *message);
 /* Whether error is a cancellation (the user's own: no message). */

@@ -9,6 +9,8 @@
 
 #include "km-test-util.h"
 
+#include <string.h>
+
 #include "km-test-input.h"
 #include "km-library-group.h"
 #include "km-app-util.h"
@@ -669,6 +671,68 @@ static void test_add_to_playlist(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* Whether some mapped label below widget has text containing part. */
+static gboolean shows_part(GtkWidget *widget, const char *part)
+{
+	if (!gtk_widget_get_mapped(widget))
+		return FALSE;
+	if (GTK_IS_LABEL(widget) && strstr(gtk_label_get_text(GTK_LABEL(widget)), part))
+		return TRUE;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c))
+		if (shows_part(c, part))
+			return TRUE;
+	return FALSE;
+}
+
+/* Opens path in win (as the command line does) and reads the dialog that says why not. */
+static void assert_open_refused(KmWindow *win, const char *path)
+{
+	g_autoptr(GFile) file = g_file_new_for_path(path);
+	GtkWidget *dialog = NULL;
+
+	km_window_open_image(win, file);
+	km_test_wait_until((dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG)) != NULL);
+	km_test_wait_until(gtk_widget_get_mapped(dialog));
+	g_assert_true(shows_part(dialog, "This file is not a Rio Karma disk image"));
+	/* the reader's words only in the details, shown on a click */
+	g_assert_false(shows_part(dialog, "OMFS"));
+	g_assert_false(shows_part(dialog, path));
+	click_label(dialog, "Details");
+	km_test_wait_until(shows_part(dialog, path) || shows_part(dialog, "OMFS") ||
+			   shows_part(dialog, "block"));
+	km_test_answer(dialog, "close");
+	g_assert_null(km_window_get_player_view(win));
+}
+
+/*
+ * 6. A text file, an empty file and an image with its superblock damaged,
+ * opened as disk images: a dialog says so in plain words, the details
+ * expand.
+ */
+static void test_open_errors(gconstpointer image)
+{
+	KmWindow *win = g_object_ref(km_window_new(NULL));
+	g_autofree char *folder = g_dir_make_tmp("km-user-open-XXXXXX", NULL);
+	g_autofree char *text = g_build_filename(folder, "notes.txt", NULL);
+	g_autofree char *empty = g_build_filename(folder, "empty.img", NULL);
+	g_autofree char *damaged = g_build_filename(folder, "damaged.img", NULL);
+	g_autofree char *copy = km_test_make_image(2);
+	g_autofree char *data = NULL;
+	gsize len = 0;
+
+	g_assert_true(g_file_set_contents(text, "These are my notes, not a player.\n", -1, NULL));
+	g_assert_true(g_file_set_contents(empty, "", 0, NULL));
+	g_assert_true(g_file_get_contents(copy, &data, &len, NULL));
+	memset(data + 256, 0x5a, 256);	/* the superblock's root, size and magic */
+	g_assert_true(g_file_set_contents(damaged, data, len, NULL));
+	gtk_window_present(GTK_WINDOW(win));
+	km_test_focus_window(GTK_WINDOW(win));
+	assert_open_refused(win, text);
+	assert_open_refused(win, empty);
+	assert_open_refused(win, damaged);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -684,5 +748,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/tree-state", image, test_tree_state);
 	g_test_add_data_func("/app/user/eject-question-goes", image, test_eject_question_goes);
 	g_test_add_data_func("/app/user/add-to-playlist", image, test_add_to_playlist);
+	g_test_add_data_func("/app/user/open-errors", image, test_open_errors);
 	return g_test_run();
 }
