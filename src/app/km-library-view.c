@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "km-app-util.h"
@@ -39,7 +41,7 @@ struct _KmLibraryView {
 	GtkSelectionModel *tree_selection;
 	GtkSelectionModel *flat_selection;
 	GtkCustomFilter *filter;
-	char *query;		/* casefolded, NULL when not searching */
+	char *query;		/* as search_key() makes it, NULL when not searching */
 	GHashTable *selected_fids;	/* of the track rows selected */
 	GtkColumnViewColumn *columns[KM_N_COLUMNS];
 	KmSortState sort_state;
@@ -53,14 +55,37 @@ G_DEFINE_FINAL_TYPE(KmLibraryView, km_library_view, GTK_TYPE_WIDGET)
 enum { SIGNAL_SELECTION_CHANGED, SIGNAL_PREPARE_DRAG, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/*
+ * text as search compares it: case folded, accents dropped ("Élodie" is
+ * found by "elodie"): decomposed, without the combining marks.
+ */
+static char *search_key(const char *text)
+{
+	g_autofree char *folded = g_utf8_casefold(text, -1);
+	g_autofree char *decomposed = g_utf8_normalize(folded, -1, G_NORMALIZE_NFD);
+	GString *key;
+
+	/* invalid UTF-8 from the disk does not normalize: compared as folded */
+	if (!decomposed)
+		return g_steal_pointer(&folded);
+	key = g_string_sized_new(strlen(decomposed));
+	for (const char *p = decomposed; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (!g_unichar_ismark(c))
+			g_string_append_unichar(key, c);
+	}
+	return g_string_free(key, FALSE);
+}
+
 static gboolean contains_query(const char *text, const char *query)
 {
-	g_autofree char *folded = NULL;
+	g_autofree char *key = NULL;
 
 	if (!text)
 		return FALSE;
-	folded = g_utf8_casefold(text, -1);
-	return strstr(folded, query) != NULL;
+	key = search_key(text);
+	return strstr(key, query) != NULL;
 }
 
 static gboolean match_track(gpointer item, gpointer user_data)
@@ -399,7 +424,7 @@ static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 
 	g_clear_pointer(&self->query, g_free);
 	if (text && *text)
-		self->query = g_utf8_casefold(text, -1);
+		self->query = search_key(text);
 	gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 	if (was_searching != (self->query != NULL)) {
 		if (!self->query && self->grouped)

@@ -37,9 +37,12 @@ static void on_tracks_changed(KmPlayerView *self)
 	_km_player_view_update_actions(self);
 }
 
+/* The number of tracks shown: the library's, or the playlist's entries. */
 static void update_subtitle(KmPlayerView *self)
 {
-	guint n = g_list_model_get_n_items(self->shown_tracks);
+	KmPlaylistItem *playlist = km_playlist_sidebar_get_selected(self->sidebar);
+	guint n = playlist ? km_playlist_item_get_n_entries(playlist) :
+		  g_list_model_get_n_items(self->shown_tracks);
 	g_autofree char *text = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u track",
 							    "%u tracks", n), n);
 
@@ -120,6 +123,7 @@ static void on_sidebar_selected(KmPlayerView *self)
 		self->shown_playlist = 0;
 		km_library_view_set_tracks(self->library_view, self->shown_tracks, TRUE);
 	}
+	update_subtitle(self);
 	_km_player_view_update_actions(self);
 }
 

@@ -733,6 +733,80 @@ static void test_open_errors(gconstpointer image)
 	km_test_close_window(win);
 }
 
+static void on_tags_set(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(GError) error = NULL;
+
+	g_assert_true(km_session_edit_finish(KM_SESSION(source), result, &error));
+	*(gboolean *)data = TRUE;
+}
+
+static gboolean rows_include(KmPlayerView *pv, guint32 fid)
+{
+	for (guint i = 0; i < g_list_model_get_n_items(view_rows(pv)); i++) {
+		g_autoptr(KmTrack) t = km_test_row_track(pv, i);
+
+		if (t && km_track_get_fid(t) == fid)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* Smaller: search ignores accents; typed "elodie" finds the artist "Élodie". */
+static void test_search_accents(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	g_autoptr(KmTrack) track = g_list_model_get_item(km_session_get_tracks(km_test_session(win)), 0);
+	guint32 fid = km_track_get_fid(track);
+	KmTagEdit edit = { .artist = "Élodie Fontaine" };
+	gboolean done = FALSE;
+
+	km_session_set_tags_async(km_test_session(win), &fid, 1, &edit, NULL, on_tags_set, &done);
+	km_test_wait_until(done);
+	km_test_focus_window(GTK_WINDOW(win));
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_f, GDK_CONTROL_MASK);
+	type_text(GTK_WINDOW(win), "elodie");
+	km_test_wait_until(shows_results(pv) && rows_include(pv, fid));
+	g_assert_true(shows_part(GTK_WIDGET(pv), "Élodie Fontaine"));
+	km_test_close_window(win);
+}
+
+/* Smaller: the delete question names the track; in a playlist the subtitle counts the playlist. */
+static void test_delete_names_and_subtitle(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	g_autoptr(GArray) fids = g_array_new(FALSE, FALSE, sizeof(guint32));
+	g_autoptr(KmTrack) track = NULL;
+	g_autofree char *name = NULL;
+	GtkWidget *dialog;
+	guint pos;
+
+	km_test_focus_window(GTK_WINDOW(win));
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	pos = km_test_first_track_row(pv);
+	track = km_test_row_track(pv, pos);
+	click_row(pv, pos, 1);
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Delete, 0);
+	dialog = km_test_find_toplevel(ADW_TYPE_MESSAGE_DIALOG);
+	g_assert_nonnull(dialog);
+	km_test_wait_until(gtk_widget_get_mapped(dialog));
+	name = g_strdup_printf("“%s”", km_track_get_title(track));
+	g_assert_true(shows_part(dialog, name));
+	km_test_answer(dialog, "cancel");
+	/* a playlist of two entries: "2 tracks" */
+	for (guint i = 0; i < 2; i++) {
+		guint32 fid = km_track_get_fid(track);
+
+		g_array_append_val(fids, fid);
+	}
+	make_playlist(km_test_session(win), "Twice", fids);
+	click_label(GTK_WIDGET(_km_player_view_get_sidebar(pv)), "Twice");
+	km_test_wait_until(find_shown_label(GTK_WIDGET(pv), "2 tracks") != NULL);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -749,5 +823,8 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/eject-question-goes", image, test_eject_question_goes);
 	g_test_add_data_func("/app/user/add-to-playlist", image, test_add_to_playlist);
 	g_test_add_data_func("/app/user/open-errors", image, test_open_errors);
+	g_test_add_data_func("/app/user/search-accents", image, test_search_accents);
+	g_test_add_data_func("/app/user/delete-names-and-subtitle", image,
+			     test_delete_names_and_subtitle);
 	return g_test_run();
 }
