@@ -807,6 +807,26 @@ static void test_delete_names_and_subtitle(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/*
+ * Smaller: the app's icon is in its resources, where GtkApplication puts
+ * the icon theme's path: the About window shows it when run uninstalled.
+ */
+static void test_icon_in_resources(void)
+{
+	GtkIconTheme *theme = gtk_icon_theme_get_for_display(gdk_display_get_default());
+	g_autoptr(GtkIconPaintable) icon = NULL;
+	g_autoptr(GFile) file = NULL;
+	g_autofree char *uri = NULL;
+
+	/* what gtk_application's startup does with resource-base-path */
+	gtk_icon_theme_add_resource_path(theme, "/io/github/karmamanager/KarmaManager/icons");
+	g_assert_true(gtk_icon_theme_has_icon(theme, APP_ID));
+	icon = gtk_icon_theme_lookup_icon(theme, APP_ID, NULL, 128, 1, GTK_TEXT_DIR_LTR, 0);
+	file = gtk_icon_paintable_get_file(icon);
+	uri = g_file_get_uri(file);
+	g_assert_true(g_str_has_prefix(uri, "resource:///io/github/karmamanager/KarmaManager/icons/"));
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -826,5 +846,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/search-accents", image, test_search_accents);
 	g_test_add_data_func("/app/user/delete-names-and-subtitle", image,
 			     test_delete_names_and_subtitle);
+	g_test_add_func("/app/user/icon-in-resources", test_icon_in_resources);
 	return g_test_run();
 }
