@@ -827,6 +827,41 @@ static void test_icon_in_resources(void)
 	g_assert_true(g_str_has_prefix(uri, "resource:///io/github/karmamanager/KarmaManager/icons/"));
 }
 
+/*
+ * Smaller: a track's All Properties are in name order, its duration and
+ * size readable, the stored value on hover.
+ */
+static void test_properties_readable(gconstpointer image)
+{
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *details = GTK_WIDGET(_km_player_view_get_details_pane(pv));
+	GtkWidget *list = NULL, *row;
+	const char *prev = "";
+	gboolean saw_duration = FALSE;
+
+	km_test_focus_window(GTK_WINDOW(win));
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	click_row(pv, km_test_first_track_row(pv), 1);
+	km_test_wait_until(find_shown_label(details, "All Properties") != NULL);
+	list = gtk_widget_get_ancestor(find_shown_label(details, "fid_generation"), GTK_TYPE_LIST_BOX);
+	g_assert_nonnull(list);
+	for (row = gtk_widget_get_first_child(list); row; row = gtk_widget_get_next_sibling(row)) {
+		const char *key = adw_preferences_row_get_title(ADW_PREFERENCES_ROW(row));
+		const char *shown = adw_action_row_get_subtitle(ADW_ACTION_ROW(row));
+
+		g_assert_cmpint(strcmp(prev, key), <, 0);
+		prev = key;
+		if (g_str_equal(key, "duration")) {
+			saw_duration = TRUE;
+			g_assert_nonnull(strchr(shown, ':'));
+			g_assert_true(g_ascii_isdigit(gtk_widget_get_tooltip_text(row)[0]));
+		}
+	}
+	g_assert_true(saw_duration);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -847,5 +882,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/user/delete-names-and-subtitle", image,
 			     test_delete_names_and_subtitle);
 	g_test_add_func("/app/user/icon-in-resources", test_icon_in_resources);
+	g_test_add_data_func("/app/user/properties-readable", image, test_properties_readable);
 	return g_test_run();
 }
