@@ -62,20 +62,6 @@ static gboolean is_expanded(KmPlayerView *pv, guint position)
 	return GTK_IS_TREE_LIST_ROW(row) && gtk_tree_list_row_get_expanded(GTK_TREE_LIST_ROW(row));
 }
 
-/* Whether a widget of type below widget is shown (mapped) with this label or title. */
-G_GNUC_UNUSED static gboolean shows_text(GtkWidget *widget, const char *text)
-{
-	if (!gtk_widget_get_mapped(widget))
-		return FALSE;
-	if (GTK_IS_LABEL(widget) && g_strcmp0(gtk_label_get_text(GTK_LABEL(widget)), text) == 0)
-		return TRUE;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c))
-		if (shows_text(c, text))
-			return TRUE;
-	return FALSE;
-}
-
-
 /* The first mapped button below widget with this icon, or NULL. */
 static GtkWidget *find_icon_button(GtkWidget *widget, const char *icon)
 {
