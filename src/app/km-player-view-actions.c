@@ -123,6 +123,7 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 	g_free(title);
 	title = g_strdup_printf(_("Export to %s"), name);
 	km_transfer_row_set_finished_title(row, title);
+	km_transfer_row_set_track_names(row, tracks);
 	km_transfer_panel_add(self->transfers, row);
 	km_session_export_async(self->session, (guint32 *)(void *)fids->data, fids->len, folder,
 				template, _km_player_view_on_progress, g_object_ref(row), g_object_unref,

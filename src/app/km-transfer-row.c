@@ -24,6 +24,7 @@ struct _KmTransferRow {
 	gboolean running;
 	gboolean fills_player;
 	char *finished_title;
+	GHashTable *track_names;	/* fid -> "“Title”", or NULL */
 };
 
 G_DEFINE_FINAL_TYPE(KmTransferRow, km_transfer_row, GTK_TYPE_LIST_BOX_ROW)
@@ -82,10 +83,12 @@ static const char *reason_after_name(const char *reason, const char *path, const
 	return reason;
 }
 
-/* "name: reason", the name once. */
-static GtkWidget *problem_label(KmReportItem *item)
+/* "name: reason", the name once (a track's title when the item has no file). */
+static GtkWidget *problem_label(KmTransferRow *self, KmReportItem *item)
 {
-	g_autofree char *name = item->file ? g_file_get_basename(item->file) : NULL;
+	const char *title = self->track_names ?
+			    g_hash_table_lookup(self->track_names, GUINT_TO_POINTER(item->fid)) : NULL;
+	g_autofree char *name = item->file ? g_file_get_basename(item->file) : g_strdup(title);
 	g_autofree char *path = item->file ? g_file_get_path(item->file) : NULL;
 	const char *reason = reason_after_name(item->reason ? item->reason : "", path, name);
 	g_autofree char *text = g_strdup_printf("%s: %s", name ? name : "?", reason);
@@ -132,7 +135,7 @@ static void finish(KmTransferRow *self, const char *summary, KmReport *report,
 		KmReportItem *item = report->items->pdata[i];
 
 		if (item->outcome != KM_ITEM_DONE)
-			gtk_box_append(GTK_BOX(self->problems_box), problem_label(item));
+			gtk_box_append(GTK_BOX(self->problems_box), problem_label(self, item));
 	}
 	gtk_widget_set_visible(self->problems_box,
 			       gtk_widget_get_first_child(self->problems_box) != NULL);
@@ -298,6 +301,17 @@ void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills)
 	self->fills_player = fills;
 }
 
+void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	g_clear_pointer(&self->track_names, g_hash_table_unref);
+	self->track_names = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	for (guint i = 0; i < tracks->len; i++)
+		g_hash_table_insert(self->track_names,
+				    GUINT_TO_POINTER(km_track_get_fid(tracks->pdata[i])),
+				    g_strdup_printf("“%s”", km_track_get_title(tracks->pdata[i])));
+}
+
 void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title)
 {
 	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
@@ -332,6 +346,7 @@ static void km_transfer_row_finalize(GObject *object)
 	KmTransferRow *self = KM_TRANSFER_ROW(object);
 
 	g_free(self->finished_title);
+	g_clear_pointer(&self->track_names, g_hash_table_unref);
 	g_ptr_array_unref(self->item_cancellables);
 	g_ptr_array_unref(self->item_buttons);
 	g_object_unref(self->cancellable);

@@ -36,6 +36,8 @@ gboolean km_transfer_row_is_running(KmTransferRow *self);
  * export or a restore (which replaces everything). Off by default.
  */
 void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills);
+/* Names of the tracks of the job, by fid (for the problems of tracks, which have no file). */
+void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks);
 /* The title shown once the job ended ("Copying 3 items…" is over then); NULL: the same. */
 void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title);
 /* Bytes still to copy onto the player, as far as known (0 unless it fills the player). */

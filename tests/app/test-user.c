@@ -14,6 +14,10 @@
 #include "km-test-input.h"
 #include "km-library-group.h"
 #include "km-app-util.h"
+#include "km-fid.h"
+#include "km-image-device.h"
+#include "km-karma-image.h"
+#include "omfs.h"
 
 #define N_TRACKS 12
 
@@ -848,6 +852,91 @@ static void test_properties_readable(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* Overwrites every copy of the inode of fid's data file in image with garbage. */
+static void destroy_data_inode(const char *image, guint32 fid)
+{
+	char msg[256], path[KM_FID_PATH_SIZE];
+	struct km_image_device *dev = km_image_device_open(image, false,
+							   KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
+							   sizeof(msg));
+	const struct omfs_mount_opts opts = { .read_only = true };
+	struct omfs_fs *fs = NULL;
+	struct omfs_statfs sfs;
+	uint64_t ino = 0;
+	gsize size;
+	g_autofree guint8 *garbage = NULL;
+	FILE *f;
+
+	g_assert_nonnull(dev);
+	g_assert_cmpint(omfs_mount(km_image_device_blockdev(dev), &opts, &fs, msg, sizeof(msg)), ==, 0);
+	km_fid_format_path(fid, KM_FID_FILE_DATA, path);
+	g_assert_cmpint(omfs_resolve(fs, path, &ino), ==, 0);
+	g_assert_cmpint(omfs_statfs(fs, &sfs), ==, 0);
+	omfs_unmount(fs);
+	km_image_device_close(dev);
+	size = (gsize)sfs.blocksize * sfs.mirrors;
+	garbage = g_malloc(size);
+	memset(garbage, 0xa5, size);
+	f = fopen(image, "r+b");
+	g_assert_nonnull(f);
+	g_assert_cmpint(fseeko(f, (off_t)(KM_KARMA_IMAGE_MUSIC_OFFSET + ino * sfs.blocksize),
+			       SEEK_SET), ==, 0);
+	g_assert_cmpuint(fwrite(garbage, 1, size, f), ==, size);
+	g_assert_cmpint(fclose(f), ==, 0);
+}
+
+static guint count_files(const char *folder)
+{
+	g_autoptr(GDir) dir = g_dir_open(folder, 0, NULL);
+	const char *name;
+	guint n = 0;
+
+	while (dir && (name = g_dir_read_name(dir))) {
+		g_autofree char *path = g_build_filename(folder, name, NULL);
+
+		n += g_file_test(path, G_FILE_TEST_IS_DIR) ? count_files(path) : 1;
+	}
+	return n;
+}
+
+/*
+ * 5. Every track exported from a player one of whose tracks cannot be
+ * read (its inode destroyed, both copies): that track is listed with why,
+ * the others are exported, and the player's view stays.
+ */
+static void test_export_bad_track(void)
+{
+	g_autofree char *image = km_test_make_image(5);
+	g_autofree char *folder = g_dir_make_tmp("km-user-export-XXXXXX", NULL);
+	g_autoptr(GFile) dest = g_file_new_for_path(folder);
+	g_autoptr(KmTrack) bad = NULL;
+	g_autofree char *problems = NULL;
+	KmWindow *win;
+	KmPlayerView *pv;
+	KmTransferRow *row;
+
+	win = km_test_open_window(image);
+	bad = g_list_model_get_item(km_session_get_tracks(km_test_session(win)), 2);
+	g_object_ref(bad);
+	km_test_close_window(win);
+	destroy_data_inode(image, km_track_get_fid(bad));
+	win = km_test_open_window(image);
+	pv = km_test_player_view(win);
+	km_test_focus_window(GTK_WINDOW(win));
+	km_test_press_key(GTK_WINDOW(win), GDK_KEY_a, GDK_CONTROL_MASK);
+	km_player_view_export_selected(pv, dest);	/* the folder the chooser gives */
+	row = km_transfer_panel_get_first_row(_km_player_view_get_transfers(pv));
+	km_test_wait_until(!km_transfer_row_is_running(row));
+	km_test_settle(GTK_WINDOW(win));
+	g_assert_true(km_window_get_player_view(win) == (gpointer)pv);
+	g_assert_nonnull(find_shown_label(GTK_WIDGET(pv), "4 of 5 files copied"));
+	problems = km_transfer_row_dup_problems(row);
+	g_assert_nonnull(strstr(problems, km_track_get_title(bad)));
+	g_assert_cmpuint(count_files(folder), ==, 4);
+	g_object_unref(bad);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -869,5 +958,6 @@ int main(int argc, char **argv)
 			     test_delete_names_and_subtitle);
 	g_test_add_func("/app/user/icon-in-resources", test_icon_in_resources);
 	g_test_add_data_func("/app/user/properties-readable", image, test_properties_readable);
+	g_test_add_func("/app/user/export-bad-track", test_export_bad_track);
 	return g_test_run();
 }
