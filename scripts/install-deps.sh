@@ -34,6 +34,8 @@ PKGS=(
     libusb-1.0-0-dev libgudev-1.0-dev libumockdev-dev umockdev
     # the app, and its tests under Xvfb
     libgtk-4-dev libadwaita-1-dev xvfb xauth
+    # the GUI tests press keys and click through XTEST (tests/app/km-test-input.c)
+    libxtst6
     # translations and desktop integration checks; rsvg-convert renders the
     # app icons in the validate suite (tests/validate/check-icons.py);
     # flatpak-builder reads the Flatpak manifests (--show-manifest) there

@@ -110,6 +110,30 @@ GtkWidget *km_toolbar_view_new_from_box(GtkBox *box, GtkWidget *content)
 }
 #endif
 
+KmQuestionDialog *km_problem_dialog_present(GtkWidget *widget, const char *heading,
+					     const char *body, const char *details)
+{
+#if ADW_CHECK_VERSION(1, 5, 0)
+	KmQuestionDialog *dialog = ADW_ALERT_DIALOG(adw_alert_dialog_new(heading, body));
+#else
+	KmQuestionDialog *dialog = ADW_MESSAGE_DIALOG(adw_message_dialog_new(NULL, heading, body));
+#endif
+	GtkWidget *expander = gtk_expander_new_with_mnemonic(_("_Details"));
+	GtkWidget *label = gtk_label_new(details);
+
+	gtk_label_set_wrap(GTK_LABEL(label), TRUE);
+	gtk_label_set_wrap_mode(GTK_LABEL(label), PANGO_WRAP_WORD_CHAR);
+	gtk_label_set_selectable(GTK_LABEL(label), TRUE);
+	gtk_label_set_xalign(GTK_LABEL(label), 0);
+	gtk_widget_add_css_class(label, "caption");
+	gtk_widget_set_margin_top(label, 6);
+	gtk_expander_set_child(GTK_EXPANDER(expander), label);
+	km_question_dialog_set_extra_child(dialog, expander);
+	km_question_dialog_add_responses(dialog, "close", _("_Close"), NULL);
+	km_dialog_present(GTK_WIDGET(dialog), widget);
+	return dialog;
+}
+
 void km_widget_toast(GtkWidget *widget, const char *message)
 {
 	GtkWidget *overlay = gtk_widget_get_ancestor(widget, ADW_TYPE_TOAST_OVERLAY);

@@ -96,6 +96,13 @@ void km_question_answer(KmQuestionDialog *dialog, const char *response);
  */
 GtkWidget *km_toolbar_view_new_from_box(GtkBox *box, GtkWidget *content);
 #endif
+/*
+ * A problem told in plain words (heading, body) on widget's window, with
+ * the technical details (the error's own message) in a closed expander
+ * below; one answer, Close. Presented.
+ */
+KmQuestionDialog *km_problem_dialog_present(GtkWidget *widget, const char *heading,
+					     const char *body, const char *details);
 /* Shows message in the toast overlay around widget (if any). */
 void km_widget_toast(GtkWidget *widget, const char *message);
 /* Whether error is a cancellation (the user's own: no message). */

@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "km-app-util.h"
@@ -115,7 +117,8 @@ static void on_revert(KmDetailsPane *self)
 		show_tags(self);
 }
 
-static GtkWidget *property_row(const char *key, const char *value)
+/* raw is what the player stores; the row shows value, raw on hover. */
+static GtkWidget *property_row(const char *key, const char *value, const char *raw)
 {
 	GtkWidget *row = adw_action_row_new();
 
@@ -124,8 +127,33 @@ static GtkWidget *property_row(const char *key, const char *value)
 #if ADW_CHECK_VERSION(1, 3, 0)
 	adw_action_row_set_subtitle_selectable(ADW_ACTION_ROW(row), TRUE);
 #endif
+	if (g_strcmp0(value, raw) != 0)
+		gtk_widget_set_tooltip_text(row, raw);
 	gtk_widget_add_css_class(row, "property");
 	return row;
+}
+
+/* A stored value as a person reads it: times, sizes, lengths (NULL: as stored). */
+static char *readable_value(KmTrack *track, const char *key, const char *value)
+{
+	guint64 n;
+	g_autoptr(GDateTime) time = NULL;
+
+	if (!value || !g_ascii_string_to_unsigned(value, 10, 0, G_MAXINT64, &n, NULL))
+		return NULL;
+	if (g_str_equal(key, "duration"))
+		return km_column_format(KM_COLUMN_DURATION, track);
+	if (g_str_equal(key, "length"))
+		return g_format_size(n);
+	if ((g_str_equal(key, "ctime") || g_str_equal(key, "mtime")) &&
+	    (time = g_date_time_new_from_unix_local((gint64)n)))
+		return g_date_time_format(time, "%x %X");
+	return NULL;
+}
+
+static int compare_keys(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static void show_properties(KmDetailsPane *self)
@@ -133,6 +161,7 @@ static void show_properties(KmDetailsPane *self)
 	GtkWidget *child;
 	const KmProperties *props;
 	const char *const *keys;
+	g_autoptr(GPtrArray) sorted = g_ptr_array_new();
 	guint n_keys = 0;
 
 	while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->properties_list))))
@@ -141,12 +170,17 @@ static void show_properties(KmDetailsPane *self)
 		return;
 	props = km_track_get_properties(self->tracks->pdata[0]);
 	keys = km_properties_keys(props, &n_keys);
-	for (guint i = 0; i < n_keys; i++) {
-		const char *value = km_properties_get(props, keys[i]);
-		g_autofree char *blob_text = NULL;
+	/* in name order, as the player keeps them in none */
+	for (guint i = 0; i < n_keys; i++)
+		g_ptr_array_add(sorted, (gpointer)keys[i]);
+	g_ptr_array_sort(sorted, compare_keys);
+	for (guint i = 0; i < sorted->len; i++) {
+		const char *key = sorted->pdata[i];
+		const char *value = km_properties_get(props, key);
+		g_autofree char *blob_text = NULL, *readable = NULL;
 
-		if (km_properties_is_blob_key(keys[i])) {
-			g_autoptr(GBytes) blob = km_properties_get_blob(props, keys[i]);
+		if (km_properties_is_blob_key(key)) {
+			g_autoptr(GBytes) blob = km_properties_get_blob(props, key);
 			gsize size = blob ? g_bytes_get_size(blob) : 0;
 
 			/* Translators: a binary property's size */
@@ -156,8 +190,10 @@ static void show_properties(KmDetailsPane *self)
 						    size);
 			value = blob_text;
 		}
+		readable = readable_value(self->tracks->pdata[0], key, value);
 		gtk_list_box_append(self->properties_list,
-				    property_row(keys[i], value ? value : ""));
+				    property_row(key, readable ? readable : value ? value : "",
+						 value ? value : ""));
 	}
 }
 
@@ -309,14 +345,27 @@ static void km_details_pane_class_init(KmDetailsPaneClass *klass)
 	gtk_widget_class_bind_template_callback(widget_class, on_row_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_revert);
 	gtk_widget_class_install_action(widget_class, "details.save", NULL, save_action);
-	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
-					    "details.save", NULL);
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+/* Ctrl+S wherever the window's focus is (a class binding needs it in the pane). */
+static void add_save_shortcut(KmDetailsPane *self)
+{
+	GtkEventController *controller = gtk_shortcut_controller_new();
+
+	gtk_shortcut_controller_set_scope(GTK_SHORTCUT_CONTROLLER(controller),
+					  GTK_SHORTCUT_SCOPE_MANAGED);
+	gtk_shortcut_controller_add_shortcut(
+		GTK_SHORTCUT_CONTROLLER(controller),
+		gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_s, GDK_CONTROL_MASK),
+				 gtk_named_action_new("details.save")));
+	gtk_widget_add_controller(GTK_WIDGET(self), controller);
 }
 
 static void km_details_pane_init(KmDetailsPane *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
+	add_save_shortcut(self);
 	self->cancellable = g_cancellable_new();
 	gtk_widget_action_set_enabled(GTK_WIDGET(self), "details.save", FALSE);
 }

@@ -36,6 +36,12 @@ static void setup_cell(GtkSignalListItemFactory *factory, GtkListItem *list_item
 	if (column == KM_COLUMN_TITLE) {
 		cell = gtk_tree_expander_new();
 		gtk_tree_expander_set_child(GTK_TREE_EXPANDER(cell), label);
+		/*
+		 * The sidebar's divider takes presses some 15 px into the list
+		 * (its grab area): an artist's ▸ starts past it, or a click on
+		 * it would drag the divider.
+		 */
+		gtk_widget_set_margin_start(cell, 12);
 	}
 	g_object_set_data(G_OBJECT(cell), "km-list-item", list_item);
 	gtk_drag_source_set_actions(drag, GDK_ACTION_COPY);

@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "km-app-util.h"
@@ -27,17 +29,25 @@ struct _KmLibraryView {
 	GtkSearchBar *search_bar;
 	GtkSearchEntry *search_entry;
 	GtkStack *stack;
+	GtkStack *empty_stack;
 	GtkColumnView *column_view;
 
 	/* Owned references */
-	GListModel *tracks;
-	KmLibraryModel *library;	/* NULL when flat */
+	GListModel *tracks;	/* what is shown: the library's tracks, or a playlist's */
+	gboolean grouped;	/* tracks is shown as the tree */
+	/* the tree, kept while a playlist is shown: its rows stay open */
+	GListModel *tree_tracks;
+	KmLibraryModel *library;
 	GtkSelectionModel *tree_selection;
 	GtkSelectionModel *flat_selection;
 	GtkCustomFilter *filter;
-	char *query;		/* casefolded, NULL when not searching */
+	char *query;		/* as search_key() makes it, NULL when not searching */
 	GHashTable *selected_fids;	/* of the track rows selected */
 	GtkColumnViewColumn *columns[KM_N_COLUMNS];
+	KmSortState sort_state;
+	GtkColumnViewColumn *sort_column;	/* borrowed: the view holds its columns */
+	GtkColumnViewColumn *clicked_column;	/* the header pressed last (borrowed) */
+	gboolean sorting;	/* the view's own change of the sort, not a header's */
 };
 
 G_DEFINE_FINAL_TYPE(KmLibraryView, km_library_view, GTK_TYPE_WIDGET)
@@ -45,14 +55,37 @@ G_DEFINE_FINAL_TYPE(KmLibraryView, km_library_view, GTK_TYPE_WIDGET)
 enum { SIGNAL_SELECTION_CHANGED, SIGNAL_PREPARE_DRAG, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/*
+ * text as search compares it: case folded, accents dropped ("Élodie" is
+ * found by "elodie"): decomposed, without the combining marks.
+ */
+static char *search_key(const char *text)
+{
+	g_autofree char *folded = g_utf8_casefold(text, -1);
+	g_autofree char *decomposed = g_utf8_normalize(folded, -1, G_NORMALIZE_NFD);
+	GString *key;
+
+	/* invalid UTF-8 from the disk does not normalize: compared as folded */
+	if (!decomposed)
+		return g_steal_pointer(&folded);
+	key = g_string_sized_new(strlen(decomposed));
+	for (const char *p = decomposed; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (!g_unichar_ismark(c))
+			g_string_append_unichar(key, c);
+	}
+	return g_string_free(key, FALSE);
+}
+
 static gboolean contains_query(const char *text, const char *query)
 {
-	g_autofree char *folded = NULL;
+	g_autofree char *key = NULL;
 
 	if (!text)
 		return FALSE;
-	folded = g_utf8_casefold(text, -1);
-	return strstr(folded, query) != NULL;
+	key = search_key(text);
+	return strstr(key, query) != NULL;
 }
 
 static gboolean match_track(gpointer item, gpointer user_data)
@@ -172,6 +205,35 @@ static GdkContentProvider *on_drag_prepare(GtkDragSource *source, double x, doub
 	return provider;
 }
 
+gboolean km_library_view_select_at(KmLibraryView *self, double x, double y)
+{
+	GtkWidget *w = gtk_widget_pick(GTK_WIDGET(self), x, y, GTK_PICK_DEFAULT);
+	GtkSelectionModel *model = km_library_view_get_model(self);
+	GtkListItem *item = NULL;
+	guint pos;
+
+	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), FALSE);
+	/* the cells carry their list item (km-library-cells.c) */
+	for (; w && w != GTK_WIDGET(self) && !item; w = gtk_widget_get_parent(w))
+		item = g_object_get_data(G_OBJECT(w), "km-list-item");
+	if (!item || !model || (pos = gtk_list_item_get_position(item)) == GTK_INVALID_LIST_POSITION)
+		return FALSE;
+	if (!gtk_selection_model_is_selected(model, pos))
+		gtk_selection_model_select_item(model, pos, TRUE);
+	return TRUE;
+}
+
+/* A double-click or Enter on an artist's or album's row opens or closes it. */
+static void on_row_activated(KmLibraryView *self, guint position)
+{
+	GtkSelectionModel *model = km_library_view_get_model(self);
+	g_autoptr(GObject) row = model ? g_list_model_get_item(G_LIST_MODEL(model), position) : NULL;
+
+	if (GTK_IS_TREE_LIST_ROW(row) && gtk_tree_list_row_is_expandable(GTK_TREE_LIST_ROW(row)))
+		gtk_tree_list_row_set_expanded(GTK_TREE_LIST_ROW(row),
+					       !gtk_tree_list_row_get_expanded(GTK_TREE_LIST_ROW(row)));
+}
+
 static void add_columns(KmLibraryView *self)
 {
 	for (KmColumn c = 0; c < KM_N_COLUMNS; c++) {
@@ -199,40 +261,56 @@ static GtkSelectionModel *selection_over(KmLibraryView *self, GListModel *model,
 	return GTK_SELECTION_MODEL(selection);
 }
 
-static void clear_models(KmLibraryView *self)
+static void drop_shown_tracks(KmLibraryView *self)
 {
-	gtk_column_view_set_model(self->column_view, NULL);
-	g_clear_object(&self->tree_selection);
-	g_clear_object(&self->flat_selection);
-	g_clear_object(&self->library);
 	if (self->tracks)
 		g_signal_handlers_disconnect_by_data(self->tracks, self);
 	g_clear_object(&self->tracks);
+	g_clear_object(&self->flat_selection);
+}
+
+static void clear_models(KmLibraryView *self)
+{
+	gtk_column_view_set_model(self->column_view, NULL);
+	drop_shown_tracks(self);
+	g_clear_object(&self->tree_selection);
+	g_clear_object(&self->library);
+	g_clear_object(&self->tree_tracks);
+}
+
+/* The tree over tracks, unless the one kept is over them already. */
+static void ensure_tree(KmLibraryView *self, GListModel *tracks)
+{
+	GtkSorter *view_sorter = gtk_column_view_get_sorter(self->column_view);
+	GtkTreeListModel *tree;
+
+	if (self->tree_tracks == tracks)
+		return;
+	g_clear_object(&self->tree_selection);
+	g_clear_object(&self->library);
+	g_set_object(&self->tree_tracks, tracks);
+	self->library = km_library_model_new(tracks);
+	tree = gtk_tree_list_model_new(g_object_ref(km_library_model_get_artists(self->library)),
+				       FALSE, FALSE, create_children, NULL, NULL);
+	self->tree_selection = selection_over(
+		self, G_LIST_MODEL(tree),
+		GTK_SORTER(gtk_tree_list_row_sorter_new(g_object_ref(view_sorter))));
 }
 
 void km_library_view_set_tracks(KmLibraryView *self, GListModel *tracks, gboolean grouped)
 {
-	GtkSorter *view_sorter;
-
 	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
-	clear_models(self);
-	if (!tracks)
-		return;
-	view_sorter = gtk_column_view_get_sorter(self->column_view);
-	self->tracks = g_object_ref(tracks);
-	g_signal_connect_swapped(tracks, "items-changed", G_CALLBACK(update_page), self);
-	if (grouped) {
-		GtkTreeListModel *tree;
-
-		self->library = km_library_model_new(tracks);
-		tree = gtk_tree_list_model_new(
-			g_object_ref(km_library_model_get_artists(self->library)), FALSE, FALSE,
-			create_children, NULL, NULL);
-		self->tree_selection = selection_over(
-			self, G_LIST_MODEL(tree),
-			GTK_SORTER(gtk_tree_list_row_sorter_new(g_object_ref(view_sorter))));
+	gtk_column_view_set_model(self->column_view, NULL);
+	drop_shown_tracks(self);
+	self->grouped = grouped && tracks;
+	if (tracks) {
+		self->tracks = g_object_ref(tracks);
+		g_signal_connect_swapped(tracks, "items-changed", G_CALLBACK(update_page), self);
+		if (grouped)
+			ensure_tree(self, tracks);
+		gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
 	}
-	gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
+	gtk_stack_set_visible_child_name(self->empty_stack, grouped ? "library" : "playlist");
 	update_page(self);
 	selection_replaced(self);
 }
@@ -255,7 +333,7 @@ static GtkSelectionModel *ensure_flat(KmLibraryView *self)
 GtkSelectionModel *km_library_view_get_model(KmLibraryView *self)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), NULL);
-	if (self->query || !self->tree_selection)
+	if (self->query || !self->grouped)
 		return ensure_flat(self);
 	return self->tree_selection;
 }
@@ -313,6 +391,32 @@ gboolean km_library_view_has_selection(KmLibraryView *self)
 	return !gtk_bitset_is_empty(selected);
 }
 
+/*
+ * The search ends: the tree selects what the results had selected (the
+ * rows shown), not what it had before the search, which the details pane
+ * would then edit.
+ */
+static void select_in_tree(KmLibraryView *self)
+{
+	GListModel *tree = G_LIST_MODEL(self->tree_selection);
+	g_autoptr(GHashTable) wanted = g_hash_table_new(NULL, NULL);
+	GHashTableIter iter;
+	gpointer fid;
+
+	/* the tree's selection-changed refills selected_fids from the tree */
+	g_hash_table_iter_init(&iter, self->selected_fids);
+	while (g_hash_table_iter_next(&iter, &fid, NULL))
+		g_hash_table_add(wanted, fid);
+	gtk_selection_model_unselect_all(self->tree_selection);
+	for (guint i = 0; i < g_list_model_get_n_items(tree); i++) {
+		g_autoptr(KmTrack) track = row_track(tree, i);
+
+		if (track && g_hash_table_contains(wanted,
+						   GUINT_TO_POINTER(km_track_get_fid(track))))
+			gtk_selection_model_select_item(self->tree_selection, i, FALSE);
+	}
+}
+
 static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 {
 	const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
@@ -320,11 +424,13 @@ static void on_search_changed(KmLibraryView *self, GtkSearchEntry *entry)
 
 	g_clear_pointer(&self->query, g_free);
 	if (text && *text)
-		self->query = g_utf8_casefold(text, -1);
+		self->query = search_key(text);
 	gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 	if (was_searching != (self->query != NULL)) {
+		if (!self->query && self->grouped)
+			select_in_tree(self);
 		gtk_column_view_set_model(self->column_view, km_library_view_get_model(self));
-		if (!self->query && self->tree_selection)
+		if (!self->query && self->grouped)
 			g_clear_object(&self->flat_selection);
 		selection_replaced(self);
 	}
@@ -353,10 +459,82 @@ void km_library_view_start_search(KmLibraryView *self)
 	gtk_widget_grab_focus(GTK_WIDGET(self->search_entry));
 }
 
+/* column NULL: unsorted, the order of the list itself. */
+static void set_sort(KmLibraryView *self, GtkColumnViewColumn *column, GtkSortType order)
+{
+	self->sorting = TRUE;
+	gtk_column_view_sort_by_column(self->column_view, column, order);
+	self->sorting = FALSE;
+	self->sort_column = column;
+	self->sort_state = !column ? KM_SORT_NONE :
+			   order == GTK_SORT_ASCENDING ? KM_SORT_ASCENDING : KM_SORT_DESCENDING;
+}
+
 void km_library_view_sort(KmLibraryView *self, KmColumn column, GtkSortType order)
 {
 	g_return_if_fail(KM_IS_LIBRARY_VIEW(self) && column < KM_N_COLUMNS);
-	gtk_column_view_sort_by_column(self->column_view, self->columns[column], order);
+	set_sort(self, self->columns[column], order);
+}
+
+void km_library_view_unsort(KmLibraryView *self)
+{
+	g_return_if_fail(KM_IS_LIBRARY_VIEW(self));
+	if (self->sort_state != KM_SORT_NONE)
+		set_sort(self, NULL, GTK_SORT_ASCENDING);
+}
+
+KmSortState km_library_view_get_sort_state(KmLibraryView *self)
+{
+	g_return_val_if_fail(KM_IS_LIBRARY_VIEW(self), KM_SORT_NONE);
+	return self->sort_state;
+}
+
+/* The column whose header is at (x, y) of the column view, or NULL. */
+static GtkColumnViewColumn *header_column_at(KmLibraryView *self, double x, double y)
+{
+	GtkWidget *w = gtk_widget_pick(GTK_WIDGET(self->column_view), x, y, GTK_PICK_DEFAULT);
+	GListModel *columns = gtk_column_view_get_columns(self->column_view);
+	g_autoptr(GtkColumnViewColumn) column = NULL;
+	guint index = 0;
+
+	/* GTK's header: a "header" row of one "button" per column, in the columns' order */
+	while (w && w != GTK_WIDGET(self->column_view) &&
+	       !g_str_equal(gtk_widget_get_css_name(gtk_widget_get_parent(w)), "header"))
+		w = gtk_widget_get_parent(w);
+	if (!w || w == GTK_WIDGET(self->column_view))
+		return NULL;
+	for (GtkWidget *c = gtk_widget_get_prev_sibling(w); c; c = gtk_widget_get_prev_sibling(c))
+		index++;
+	column = g_list_model_get_item(columns, index);
+	return column;	/* the view holds it */
+}
+
+static void on_view_pressed(KmLibraryView *self, int n_press, double x, double y)
+{
+	self->clicked_column = header_column_at(self, x, y);
+}
+
+/*
+ * A header click sorts by its column ascending, and the column sorted by
+ * is inverted. GTK 4.8 tells neither apart (nor which column): the press
+ * on the header says. The click after descending goes back to the list's
+ * own order (a playlist's; the tree's names and track numbers). Run after
+ * the sort models took the click's change in.
+ */
+static void on_sort_changed(KmLibraryView *self)
+{
+	GtkColumnViewColumn *column = g_steal_pointer(&self->clicked_column);
+
+	if (self->sorting)
+		return;
+	if (!column || column != self->sort_column) {
+		self->sort_column = column;
+		self->sort_state = KM_SORT_ASCENDING;
+	} else if (self->sort_state == KM_SORT_ASCENDING) {
+		self->sort_state = KM_SORT_DESCENDING;
+	} else {
+		set_sort(self, NULL, GTK_SORT_ASCENDING);
+	}
 }
 
 void km_library_view_expand_all(KmLibraryView *self)
@@ -416,6 +594,7 @@ static void km_library_view_class_init(KmLibraryViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, search_bar);
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, search_entry);
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, stack);
+	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, empty_stack);
 	gtk_widget_class_bind_template_child(widget_class, KmLibraryView, column_view);
 	gtk_widget_class_bind_template_callback(widget_class, on_search_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_stop_search);
@@ -424,10 +603,20 @@ static void km_library_view_class_init(KmLibraryViewClass *klass)
 
 static void km_library_view_init(KmLibraryView *self)
 {
+	GtkGesture *press;
+
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->filter = gtk_custom_filter_new(match_track, self, NULL);
 	self->selected_fids = g_hash_table_new(NULL, NULL);
 	add_columns(self);
+	g_signal_connect_swapped(self->column_view, "activate", G_CALLBACK(on_row_activated), self);
+	g_signal_connect_object(gtk_column_view_get_sorter(self->column_view), "changed",
+				G_CALLBACK(on_sort_changed), self,
+				G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+	press = gtk_gesture_click_new();
+	gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(press), GTK_PHASE_CAPTURE);
+	g_signal_connect_swapped(press, "pressed", G_CALLBACK(on_view_pressed), self);
+	gtk_widget_add_controller(GTK_WIDGET(self->column_view), GTK_EVENT_CONTROLLER(press));
 	gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
 	update_page(self);
 }

@@ -80,6 +80,8 @@ void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_f
 	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Copying %u item to the player",
 					    "Copying %u items to the player", n_files), n_files);
 	row = km_transfer_row_new(title, files, n_files);
+	km_transfer_row_set_fills_player(row, TRUE);
+	km_transfer_row_set_finished_title(row, _("Files for the player"));
 	km_transfer_panel_add(self->transfers, row);
 	km_session_add_files_async(self->session, files, n_files,
 				   km_transfer_row_get_item_cancellables(row), flags,
@@ -118,6 +120,10 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 					    "Exporting %u tracks to %s", tracks->len),
 				tracks->len, name);
 	row = km_transfer_row_new(title, NULL, 0);
+	g_free(title);
+	title = g_strdup_printf(_("Export to %s"), name);
+	km_transfer_row_set_finished_title(row, title);
+	km_transfer_row_set_track_names(row, tracks);
 	km_transfer_panel_add(self->transfers, row);
 	km_session_export_async(self->session, (guint32 *)(void *)fids->data, fids->len, folder,
 				template, _km_player_view_on_progress, g_object_ref(row), g_object_unref,
@@ -188,9 +194,19 @@ static void on_eject_response(KmQuestionDialog *dialog, const char *response, gp
 		km_player_view_eject(KM_PLAYER_VIEW(data));
 }
 
+/* The transfers ended while the question was up: nothing is left to stop, the eject goes on. */
+static void eject_when_done(KmTransferPanel *transfers, KmQuestionDialog *dialog)
+{
+	if (km_transfer_panel_is_busy(transfers))
+		return;
+	g_signal_handlers_disconnect_by_data(transfers, dialog);
+	km_question_answer(dialog, "eject");
+}
+
 static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 {
 	KmPlayerView *self = KM_PLAYER_VIEW(widget);
+	KmQuestionDialog *dialog;
 	const KmQuestion question = {
 		.heading = _("Files Are Being Copied"),
 		.body = _("Ejecting now stops the transfers: the files copied so far stay on the "
@@ -206,8 +222,9 @@ static void eject_action(GtkWidget *widget, const char *name, GVariant *param)
 		km_player_view_eject(self);
 		return;
 	}
-	km_dialog_present(GTK_WIDGET(km_question_new(&question, G_CALLBACK(on_eject_response), self)),
-			  widget);
+	dialog = km_question_new(&question, G_CALLBACK(on_eject_response), self);
+	g_signal_connect_object(self->transfers, "changed", G_CALLBACK(eject_when_done), dialog, 0);
+	km_dialog_present(GTK_WIDGET(dialog), widget);
 }
 
 void _km_player_view_update_actions(KmPlayerView *self)
@@ -220,8 +237,21 @@ void _km_player_view_update_actions(KmPlayerView *self)
 	gtk_widget_action_set_enabled(w, "player.add-folder", open);
 	gtk_widget_action_set_enabled(w, "player.export", open && selected);
 	gtk_widget_action_set_enabled(w, "player.delete", open && selected);
+	gtk_widget_action_set_enabled(w, "player.add-to-playlist", open && selected);
 	gtk_widget_action_set_enabled(w, "player.eject", open);
 	_km_player_view_update_backup_actions(self);
+}
+
+/* The keys of the view's actions (GtkShortcut), made once with the class. */
+static GListStore *view_shortcuts;
+
+void _km_player_view_add_shortcut(guint key, GdkModifierType mods, const char *action)
+{
+	if (!view_shortcuts)
+		view_shortcuts = g_list_store_new(GTK_TYPE_SHORTCUT);
+	g_list_store_append(view_shortcuts,
+			    gtk_shortcut_new(gtk_keyval_trigger_new(key, mods),
+					     gtk_named_action_new(action)));
 }
 
 void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
@@ -230,9 +260,30 @@ void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewA
 	for (gsize i = 0; i < n_actions; i++) {
 		gtk_widget_class_install_action(widget_class, actions[i].name, NULL,
 						actions[i].activate);
-		gtk_widget_class_add_binding_action(widget_class, actions[i].key, actions[i].mods,
-						    actions[i].name, NULL);
+		_km_player_view_add_shortcut(actions[i].key, actions[i].mods, actions[i].name);
 	}
+}
+
+/*
+ * Class bindings work only while the focus is inside the view: after a
+ * focused button goes (a dismissed transfer, a closed toast) the keys went
+ * to the window alone. Managed by the window, they work wherever its focus
+ * is; a focused entry still gets its own keys (Ctrl+A, Delete) first.
+ */
+void _km_player_view_init_shortcuts(KmPlayerView *self)
+{
+	GtkEventController *controller =
+		gtk_shortcut_controller_new_for_model(G_LIST_MODEL(view_shortcuts));
+
+	gtk_shortcut_controller_set_scope(GTK_SHORTCUT_CONTROLLER(controller),
+					  GTK_SHORTCUT_SCOPE_MANAGED);
+	gtk_widget_add_controller(GTK_WIDGET(self), controller);
+}
+
+static void select_all_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	gtk_selection_model_select_all(
+		km_library_view_get_model(KM_PLAYER_VIEW(widget)->library_view));
 }
 
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
@@ -244,10 +295,11 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 		{ "player.export", export_action, GDK_KEY_e, GDK_CONTROL_MASK },
 		{ "player.search", search_action, GDK_KEY_f, GDK_CONTROL_MASK },
 		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },
+		{ "player.select-all", select_all_action, GDK_KEY_a, GDK_CONTROL_MASK },
 	};
 
 	_km_player_view_install_actions(widget_class, actions, G_N_ELEMENTS(actions));
 	gtk_widget_class_install_property_action(widget_class, "player.details",
 						 "details-visible");
-	gtk_widget_class_add_binding_action(widget_class, GDK_KEY_F9, 0, "player.details", NULL);
+	_km_player_view_add_shortcut(GDK_KEY_F9, 0, "player.details");
 }

@@ -65,7 +65,10 @@ static void backup_player(KmPlayerView *self)
 	g_autofree char *title = g_strdup_printf(_("Backing up “%s” to %s"),
 						 km_session_get_name(self->session), folder);
 	KmTransferRow *row = km_transfer_row_new(title, NULL, 0);
+	g_autofree char *done = g_strdup_printf(_("Backup of “%s” in %s"),
+						km_session_get_name(self->session), folder);
 
+	km_transfer_row_set_finished_title(row, done);
 	/* the folder is chosen once: the default, once used, stays until changed */
 	g_settings_set_string(self->settings, "backup-folder", folder);
 	km_transfer_panel_add(self->transfers, row);
@@ -145,7 +148,10 @@ static void restore_player(KmPlayerView *self, KmBackupEntry *entry)
 	g_autofree char *title = g_strdup_printf(_("Restoring “%s” from %s"),
 						 km_session_get_name(self->session), name);
 	KmTransferRow *row = km_transfer_row_new(title, NULL, 0);
+	g_autofree char *done = g_strdup_printf(_("Restore of “%s” from %s"),
+						km_session_get_name(self->session), name);
 
+	km_transfer_row_set_finished_title(row, done);
 	km_transfer_panel_add(self->transfers, row);
 	km_session_restore_async(self->session, file, _km_player_view_on_progress,
 				 g_object_ref(row), g_object_unref,

@@ -81,16 +81,67 @@ static void on_delete_response(KmQuestionDialog *dialog, const char *response, g
 		remove_tracks(KM_PLAYER_VIEW(data), g_object_get_data(G_OBJECT(dialog), "km-fids"));
 }
 
-static void confirm_delete(KmPlayerView *self, GArray *fids)
+/* "“Title” by Artist", the way the question names a track. */
+static char *track_name(KmTrack *track)
 {
-	g_autofree char *heading = g_strdup_printf(
-		g_dngettext(GETTEXT_PACKAGE, "Delete %u track from the player?",
-			    "Delete %u tracks from the player?", fids->len),
-		fids->len);
+	const char *title = km_track_get_title(track), *artist = km_track_get_artist(track);
+
+	if (!title || !*title)
+		return g_strdup(_("a track without a title"));
+	if (artist && *artist)
+		/* Translators: a track's title and its artist */
+		return g_strdup_printf(_("“%s” by %s"), title, artist);
+	return g_strdup_printf("“%s”", title);
+}
+
+/* The tracks the question names: all of a few, the first ones of many. */
+#define NAMED_TRACKS 5
+
+static char *question_heading(GPtrArray *tracks)
+{
+	g_autofree char *name = NULL;
+
+	if (tracks->len != 1)
+		return g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+						   "Delete %u track from the player?",
+						   "Delete %u tracks from the player?", tracks->len),
+				       tracks->len);
+	name = track_name(tracks->pdata[0]);
+	/* Translators: the track's name ("“Title” by Artist") */
+	return g_strdup_printf(_("Delete %s from the player?"), name);
+}
+
+static char *question_body(GPtrArray *tracks)
+{
+	GString *body = g_string_new(NULL);
+
+	for (guint i = 0; tracks->len > 1 && i < MIN(tracks->len, NAMED_TRACKS); i++) {
+		g_autofree char *name = track_name(tracks->pdata[i]);
+
+		g_string_append_printf(body, "%s\n", name);
+	}
+	if (tracks->len > NAMED_TRACKS)
+		g_string_append_printf(body, g_dngettext(GETTEXT_PACKAGE, "and %u more\n",
+							 "and %u more\n",
+							 tracks->len - NAMED_TRACKS),
+				       tracks->len - NAMED_TRACKS);
+	if (body->len)
+		g_string_append_c(body, '\n');
+	g_string_append(body, tracks->len == 1 ?
+			_("It is removed from the player and from every playlist. This cannot "
+			  "be undone.") :
+			_("They are removed from the player and from every playlist. This "
+			  "cannot be undone."));
+	return g_string_free(body, FALSE);
+}
+
+static void confirm_delete(KmPlayerView *self, GPtrArray *tracks, GArray *fids)
+{
+	g_autofree char *heading = question_heading(tracks);
+	g_autofree char *body = question_body(tracks);
 	const KmQuestion question = {
 		.heading = heading,
-		.body = _("They are removed from the player and from every playlist. This "
-			  "cannot be undone."),
+		.body = body,
 		.cancel_id = "cancel", .cancel_label = _("_Cancel"),
 		.act_id = "delete", .act_label = _("_Delete"),
 		.appearance = ADW_RESPONSE_DESTRUCTIVE,
@@ -166,6 +217,8 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 		return;
 	}
 	set_hidden(self, fids, TRUE);
+	/* the hidden rows left the selection: nothing of them stays editable or exportable */
+	_km_player_view_selection_changed(self);
 	self->undoable_fids = g_array_ref(fids);
 	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u track deleted",
 					    "%u tracks deleted", fids->len),
@@ -198,7 +251,7 @@ static void delete_action(GtkWidget *widget, const char *name, GVariant *param)
 	}
 	fids = km_fid_list_new_for_tracks(tracks);
 	if (g_settings_get_boolean(self->settings, "confirm-delete"))
-		confirm_delete(self, fids);
+		confirm_delete(self, tracks, fids);
 	else
 		delete_with_undo(self, fids);
 }

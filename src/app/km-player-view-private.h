@@ -38,6 +38,10 @@ struct _KmPlayerView {
 	GtkWidget *content_box;	/* the library and details */
 	/* km-player-view-layout.c: an AdwOverlaySplitView from libadwaita 1.4, else NULL */
 	GtkWidget *playlists_split;
+	GMenu *add_to_playlist_menu;	/* the main menu's submenu, in the track menu too */
+	GMenu *playlists_section;	/* its items: one per playlist */
+	GMenu *track_menu;
+	GtkWidget *track_popover;	/* the track menu, shown at the pointer or the selection */
 
 	/* Owned references */
 	KmSession *session;
@@ -47,6 +51,8 @@ struct _KmPlayerView {
 	gboolean closing;	/* ejecting or closed: no new jobs */
 	gboolean closed;	/* `closed` was emitted */
 	gboolean showing_library;	/* the library view shows the whole library */
+	guint32 shown_playlist;	/* the fid of the playlist shown, 0 for the library */
+	gint64 moved_entry;	/* the entry index a move put the selected entry at, or -1 */
 	GListModel *shown_tracks;	/* the session's, without hidden_fids */
 	/* km-player-view-delete.c */
 	GHashTable *hidden_fids;	/* deleted, not yet gone from the session's list */
@@ -83,6 +89,10 @@ typedef struct {
 void _km_player_view_install_actions(GtkWidgetClass *widget_class, const KmViewAction *actions,
 				     gsize n_actions);
 void _km_player_view_class_init_actions(GtkWidgetClass *widget_class);
+/* One more key for an action (the table's have one each). */
+void _km_player_view_add_shortcut(guint key, GdkModifierType mods, const char *action);
+/* The actions' keys, working wherever the window's focus is. */
+void _km_player_view_init_shortcuts(KmPlayerView *self);
 /* A job's error as a toast, unless there is none, it is a cancellation, or the view is closing. */
 void _km_player_view_toast_error(KmPlayerView *self, const GError *error);
 /* km-player-view-delete.c: player.delete, with a dialog or an undo toast. */
@@ -97,7 +107,11 @@ void _km_player_view_class_init_backup(GtkWidgetClass *widget_class);
 void _km_player_view_init_backup(KmPlayerView *self);
 void _km_player_view_update_backup_actions(KmPlayerView *self);
 void _km_player_view_update_actions(KmPlayerView *self);
+/* The selected tracks changed (or some left the view): details and actions follow. */
+void _km_player_view_selection_changed(KmPlayerView *self);
 void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class);
+/* The Add to Playlist menu follows the session's playlists; the track menu. */
+void _km_player_view_init_playlist_menus(KmPlayerView *self);
 void _km_player_view_init_dnd(KmPlayerView *self);
 void _km_player_view_remove_from_playlist(KmPlayerView *self, GPtrArray *tracks);
 void _km_player_view_playlist_tracks_dropped(KmPlayerView *self, KmPlaylistItem *playlist,

@@ -34,23 +34,79 @@ static void update_capacity(KmPlayerView *self)
 static void on_tracks_changed(KmPlayerView *self)
 {
 	km_details_pane_refresh(self->details_pane);
+	_km_player_view_update_actions(self);
 }
 
+/* The number of tracks shown: the library's, or the playlist's entries. */
 static void update_subtitle(KmPlayerView *self)
 {
-	guint n = g_list_model_get_n_items(self->shown_tracks);
+	KmPlaylistItem *playlist = km_playlist_sidebar_get_selected(self->sidebar);
+	guint n = playlist ? km_playlist_item_get_n_entries(playlist) :
+		  g_list_model_get_n_items(self->shown_tracks);
 	g_autofree char *text = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u track",
 							    "%u tracks", n), n);
 
 	adw_window_title_set_subtitle(self->window_title, text);
 }
 
-static void on_selection_changed(KmPlayerView *self)
+void _km_player_view_selection_changed(KmPlayerView *self)
 {
 	g_autoptr(GPtrArray) tracks = km_library_view_get_selected_tracks(self->library_view);
 
 	km_details_pane_set_tracks(self->details_pane, tracks);
 	_km_player_view_update_actions(self);
+}
+
+/* The view's row of the playlist's entry index (its own order), or G_MAXUINT. */
+static guint entry_position(KmPlaylistItem *playlist, guint index)
+{
+	guint n = g_list_model_get_n_items(km_playlist_item_get_tracks(playlist));
+
+	for (guint pos = 0; pos < n; pos++)
+		if (km_playlist_item_get_entry_index(playlist, pos) == index)
+			return pos;
+	return G_MAXUINT;
+}
+
+/* A new version of the playlist shown: what was selected stays so (a moved entry: its new place). */
+static void reselect(KmPlayerView *self, KmPlaylistItem *playlist, GPtrArray *selected)
+{
+	GtkSelectionModel *model = km_library_view_get_model(self->library_view);
+	guint pos = self->moved_entry >= 0 ? entry_position(playlist, self->moved_entry) : G_MAXUINT;
+
+	self->moved_entry = -1;
+	if (pos != G_MAXUINT) {
+		gtk_selection_model_select_item(model, pos, TRUE);
+		return;
+	}
+	for (guint i = 0; i < g_list_model_get_n_items(G_LIST_MODEL(model)); i++) {
+		g_autoptr(KmTrack) track = g_list_model_get_item(G_LIST_MODEL(model), i);
+
+		for (guint j = 0; j < selected->len; j++)
+			if (km_track_get_fid(selected->pdata[j]) == km_track_get_fid(track))
+				gtk_selection_model_select_item(model, i, FALSE);
+	}
+}
+
+static void show_playlist(KmPlayerView *self, KmPlaylistItem *playlist)
+{
+	guint32 fid = km_playlist_item_get_fid(playlist);
+	g_autoptr(GPtrArray) selected = NULL;
+
+	/* a playlist lists the tracks an undo toast hides: they are deleted first */
+	_km_player_view_commit_delete(self);
+	if (fid == self->shown_playlist) {
+		selected = km_library_view_get_selected_tracks(self->library_view);
+	} else {
+		/* a playlist opens in its own order, whatever the last header click sorted */
+		km_library_view_unsort(self->library_view);
+		self->moved_entry = -1;
+	}
+	self->shown_playlist = fid;
+	km_library_view_set_tracks(self->library_view, km_playlist_item_get_tracks(playlist),
+				   FALSE);
+	if (selected)
+		reselect(self, playlist, selected);
 }
 
 static void on_sidebar_selected(KmPlayerView *self)
@@ -60,16 +116,15 @@ static void on_sidebar_selected(KmPlayerView *self)
 	_km_player_view_playlist_chosen(self);
 	if (!self->session || (!playlist && self->showing_library))
 		return;
-	/* a playlist lists the tracks an undo toast hides: they are deleted first */
-	if (playlist)
-		_km_player_view_commit_delete(self);
 	/* the library's tree follows the track list; a changed playlist is a new item */
 	self->showing_library = playlist == NULL;
-	if (playlist)
-		km_library_view_set_tracks(self->library_view,
-					   km_playlist_item_get_tracks(playlist), FALSE);
-	else
+	if (playlist) {
+		show_playlist(self, playlist);
+	} else {
+		self->shown_playlist = 0;
 		km_library_view_set_tracks(self->library_view, self->shown_tracks, TRUE);
+	}
+	update_subtitle(self);
 	_km_player_view_update_actions(self);
 }
 
@@ -140,6 +195,7 @@ static void set_session(KmPlayerView *self, KmSession *session)
 	update_subtitle(self);
 	update_capacity(self);
 	_km_player_view_init_backup(self);
+	_km_player_view_init_playlist_menus(self);
 }
 
 GtkWidget *km_player_view_new(KmSession *session)
@@ -284,7 +340,10 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, eject_button);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, paned);
 	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, content_box);
-	gtk_widget_class_bind_template_callback(widget_class, on_selection_changed);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, add_to_playlist_menu);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, playlists_section);
+	gtk_widget_class_bind_template_child(widget_class, KmPlayerView, track_menu);
+	gtk_widget_class_bind_template_callback(widget_class, _km_player_view_selection_changed);
 	gtk_widget_class_bind_template_callback(widget_class, on_sidebar_selected);
 	gtk_widget_class_bind_template_callback(widget_class, update_capacity);
 	gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -300,9 +359,11 @@ static void km_player_view_init(KmPlayerView *self)
 	_km_player_view_init_layout(self);
 	self->cancellable = g_cancellable_new();
 	self->settings = g_settings_new(APP_ID);
+	self->moved_entry = -1;
 	g_settings_bind(self->settings, "details-visible", self, "details-visible",
 			G_SETTINGS_BIND_DEFAULT);
 	g_signal_connect_object(self->sidebar, "tracks-dropped", G_CALLBACK(on_tracks_dropped),
 				self, G_CONNECT_SWAPPED);
 	_km_player_view_init_dnd(self);
+	_km_player_view_init_shortcuts(self);
 }

@@ -178,6 +178,14 @@ static void export_run(KmJob *job)
 		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
 			km_report_add(job->report, NULL, fid, KM_ITEM_CANCELLED, _("Cancelled"));
 			stop = error;
+		} else if (g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_CORRUPT)) {
+			/* this track's data is damaged: the others go on */
+			g_autofree char *reason = g_strdup_printf(
+				_("It could not be read: the player's disk is damaged where it is "
+				  "kept (%s)"), error->message);
+
+			km_report_add(job->report, NULL, fid, KM_ITEM_FAILED, reason);
+			g_clear_error(&error);
 		} else {
 			km_report_add(job->report, NULL, fid, KM_ITEM_FAILED, error->message);
 			if (km_worker_check_device(job, error))

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "km-app-util.h"
@@ -20,6 +22,9 @@ struct _KmTransferRow {
 	GPtrArray *item_buttons;	/* GtkWidget (borrowed), one per file */
 	guint64 pending;
 	gboolean running;
+	gboolean fills_player;
+	char *finished_title;
+	GHashTable *track_names;	/* fid -> "“Title”", or NULL */
 };
 
 G_DEFINE_FINAL_TYPE(KmTransferRow, km_transfer_row, GTK_TYPE_LIST_BOX_ROW)
@@ -63,11 +68,30 @@ void km_transfer_row_update(KmTransferRow *self, const KmProgress *p)
 	g_signal_emit(self, signals[SIGNAL_CHANGED], 0);
 }
 
-static GtkWidget *problem_label(KmReportItem *item)
+/* reason, without the "path: " or "name: " the reader's messages start with. */
+static const char *reason_after_name(const char *reason, const char *path, const char *name)
 {
-	g_autofree char *name = item->file ? g_file_get_basename(item->file) : NULL;
-	g_autofree char *text = g_strdup_printf("%s: %s", name ? name : "?",
-						item->reason ? item->reason : "");
+	const char *prefixes[] = { path, name };
+
+	for (guint i = 0; i < G_N_ELEMENTS(prefixes); i++) {
+		gsize len = prefixes[i] ? strlen(prefixes[i]) : 0;
+
+		if (len && g_str_has_prefix(reason, prefixes[i]) &&
+		    g_str_has_prefix(reason + len, ": "))
+			return reason + len + 2;
+	}
+	return reason;
+}
+
+/* "name: reason", the name once (a track's title when the item has no file). */
+static GtkWidget *problem_label(KmTransferRow *self, KmReportItem *item)
+{
+	const char *title = self->track_names ?
+			    g_hash_table_lookup(self->track_names, GUINT_TO_POINTER(item->fid)) : NULL;
+	g_autofree char *name = item->file ? g_file_get_basename(item->file) : g_strdup(title);
+	g_autofree char *path = item->file ? g_file_get_path(item->file) : NULL;
+	const char *reason = reason_after_name(item->reason ? item->reason : "", path, name);
+	g_autofree char *text = g_strdup_printf("%s: %s", name ? name : "?", reason);
 	GtkWidget *label = gtk_label_new(text);
 
 	gtk_label_set_xalign(GTK_LABEL(label), 0);
@@ -99,6 +123,8 @@ static void finish(KmTransferRow *self, const char *summary, KmReport *report,
 {
 	self->running = FALSE;
 	self->pending = 0;
+	if (self->finished_title)
+		gtk_label_set_text(GTK_LABEL(self->title), self->finished_title);
 	gtk_label_set_text(GTK_LABEL(self->status), summary);
 	gtk_widget_set_visible(self->file_bar, FALSE);
 	gtk_widget_set_visible(self->job_bar, FALSE);
@@ -109,7 +135,7 @@ static void finish(KmTransferRow *self, const char *summary, KmReport *report,
 		KmReportItem *item = report->items->pdata[i];
 
 		if (item->outcome != KM_ITEM_DONE)
-			gtk_box_append(GTK_BOX(self->problems_box), problem_label(item));
+			gtk_box_append(GTK_BOX(self->problems_box), problem_label(self, item));
 	}
 	gtk_widget_set_visible(self->problems_box,
 			       gtk_widget_get_first_child(self->problems_box) != NULL);
@@ -269,10 +295,34 @@ gboolean km_transfer_row_is_running(KmTransferRow *self)
 	return self->running;
 }
 
+void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	self->fills_player = fills;
+}
+
+void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	g_clear_pointer(&self->track_names, g_hash_table_unref);
+	self->track_names = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	for (guint i = 0; i < tracks->len; i++)
+		g_hash_table_insert(self->track_names,
+				    GUINT_TO_POINTER(km_track_get_fid(tracks->pdata[i])),
+				    g_strdup_printf("“%s”", km_track_get_title(tracks->pdata[i])));
+}
+
+void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	g_free(self->finished_title);
+	self->finished_title = g_strdup(title);
+}
+
 guint64 km_transfer_row_get_pending_bytes(KmTransferRow *self)
 {
 	g_return_val_if_fail(KM_IS_TRANSFER_ROW(self), 0);
-	return self->pending;
+	return self->fills_player ? self->pending : 0;
 }
 
 const char *km_transfer_row_get_status(KmTransferRow *self)
@@ -295,6 +345,8 @@ static void km_transfer_row_finalize(GObject *object)
 {
 	KmTransferRow *self = KM_TRANSFER_ROW(object);
 
+	g_free(self->finished_title);
+	g_clear_pointer(&self->track_names, g_hash_table_unref);
 	g_ptr_array_unref(self->item_cancellables);
 	g_ptr_array_unref(self->item_buttons);
 	g_object_unref(self->cancellable);

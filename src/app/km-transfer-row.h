@@ -30,7 +30,17 @@ void km_transfer_row_finish(KmTransferRow *self, KmReport *report, const GError 
 /* A job without a report (a backup, a restore) ended: text says what it did, or error why not. */
 void km_transfer_row_finish_text(KmTransferRow *self, const char *text, const GError *error);
 gboolean km_transfer_row_is_running(KmTransferRow *self);
-/* Bytes still to copy, as far as known. */
+/*
+ * Whether the job copies onto the player (adding files), so that what it
+ * still has to copy takes the player's free space; not a backup, an
+ * export or a restore (which replaces everything). Off by default.
+ */
+void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills);
+/* Names of the tracks of the job, by fid (for the problems of tracks, which have no file). */
+void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks);
+/* The title shown once the job ended ("Copying 3 items…" is over then); NULL: the same. */
+void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title);
+/* Bytes still to copy onto the player, as far as known (0 unless it fills the player). */
 guint64 km_transfer_row_get_pending_bytes(KmTransferRow *self);
 /* The status line ("3 of 12 — 1.2 MB/s, 10 seconds left"). */
 const char *km_transfer_row_get_status(KmTransferRow *self);

@@ -86,11 +86,31 @@ static void show_session(KmWindow *self, KmSession *session)
 	gtk_stack_set_visible_child(self->stack, self->player_view);
 }
 
+/*
+ * Why a player or image did not open, in plain words: the reader's own
+ * message ("block 0: not an OMFS volume (magic 0x…)") goes in the details.
+ */
+static const char *open_problem_text(const GError *error, const char *image)
+{
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+		return image ? _("You are not allowed to read or change this file.") :
+		       _("You are not allowed to use the player.");
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+		return _("The file is not there any more.");
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_BUSY))
+		return error->message;	/* says what to do, in plain words */
+	if (image)
+		return _("This file is not a Rio Karma disk image, or its disk is too damaged to "
+			 "be read.");
+	return _("The player's disk could not be read. Unplug the player, plug it in again, "
+		 "and try once more.");
+}
+
 static void on_session_opened(GObject *source, GAsyncResult *result, gpointer data)
 {
 	g_autoptr(KmWindow) self = data;
 	g_autoptr(GError) error = NULL;
-	g_autofree char *message = NULL;
+	g_autofree char *heading = NULL;
 
 	if (km_session_open_finish(KM_SESSION(source), result, &error)) {
 		show_session(self, KM_SESSION(source));
@@ -98,9 +118,11 @@ static void on_session_opened(GObject *source, GAsyncResult *result, gpointer da
 	}
 	if (km_error_is_cancelled(error))
 		return;
-	message = g_strdup_printf(_("Could not open “%s”: %s"),
-				  km_session_get_name(KM_SESSION(source)), error->message);
-	adw_toast_overlay_add_toast(self->toasts, adw_toast_new(message));
+	heading = g_strdup_printf(_("“%s” Could Not Be Opened"),
+				  km_session_get_name(KM_SESSION(source)));
+	km_problem_dialog_present(GTK_WIDGET(self), heading,
+				  open_problem_text(error, g_object_get_data(source, "km-image")),
+				  error->message);
 }
 
 void km_window_open_session(KmWindow *self, KmSession *session)
@@ -122,6 +144,8 @@ void km_window_open_image(KmWindow *self, GFile *file)
 		return;
 	}
 	session = km_session_new_for_path(path);
+	/* its problems are told as a file's */
+	g_object_set_data_full(G_OBJECT(session), "km-image", g_steal_pointer(&path), g_free);
 	km_window_open_session(self, session);
 }
 

@@ -2,13 +2,17 @@
 /* km-library-files.c - whole files on the mounted music partition, through the core's API. */
 #include "km-library-private.h"
 
+#include <errno.h>
 #include <string.h>
 
 gboolean km_files_error(KmLibrary *lib, int err, GError **error, const char *what)
 {
 	const char *why = lib->fs ? omfs_errmsg(lib->fs) : NULL;
 
-	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO, "%s: %s%s%s%s", what,
+	/* a damaged structure (a bad header, no mirror copy verifies) is this file's, not the device's */
+	g_set_error(error, KM_LIBRARY_ERROR,
+		    err == -EUCLEAN ? KM_LIBRARY_ERROR_CORRUPT : KM_LIBRARY_ERROR_IO,
+		    "%s: %s%s%s%s", what,
 		    g_strerror(-err), why && *why ? " (" : "", why && *why ? why : "",
 		    why && *why ? ")" : "");
 	return FALSE;

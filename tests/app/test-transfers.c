@@ -69,6 +69,7 @@ static void test_progress_row(void)
 	g_autoptr(KmReport) report = km_report_new();
 	g_autofree char *problems = NULL;
 
+	km_transfer_row_set_fills_player(row, TRUE);
 	km_transfer_panel_add(panel, row);
 	km_transfer_row_update(row, &p);
 	g_assert_cmpstr(km_transfer_row_get_status(row), ==,
