@@ -151,6 +151,12 @@ void add_storage(Fixture *f, const char *usb, const char *disk, const char *vid_
 void unplug(Fixture *f, const char *syspath)
 {
 	umockdev_testbed_uevent(f->tb, syspath, "remove");
+	/*
+	 * umockdev 0.18 and later (Debian 13) send a remove uevent for the device
+	 * and each child from remove_device() too; the uevent socket queues 10
+	 * messages (net.unix.max_dgram_qlen), so the monitor reads first.
+	 */
+	settle();
 	umockdev_testbed_remove_device(f->tb, syspath);
 }
 
