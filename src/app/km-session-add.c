@@ -3,8 +3,9 @@
  * km-session-add.c - the job that copies host files to the player.
  *
  * Folders are walked first (the import's walk, km-import-walk.h, as karmactl
- * add: progress knows the total), then each file is read by km-import, checked for duplicates and for room, and copied into an
- * open transaction that is committed every few files or seconds: tracks
+ * add: progress knows the total), then each file is read by km-import,
+ * checked for duplicates and for room (the library's room check, as karmactl
+ * add's), and copied into an open transaction that is committed every few files or seconds: tracks
  * appear as they land, and a failure loses at most the batch in flight. The
  * room check comes before any byte of the file is written, so a full player
  * stops the job with nothing half-written.
@@ -18,8 +19,6 @@
 
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
-/* Beyond the data: the inodes and properties files of the batch, the journal. */
-#define ADD_RESERVE ((guint64)1 << 20)
 
 typedef struct {
 	GPtrArray *roots;	/* GFile* */
@@ -147,37 +146,19 @@ static void skip_file(AddJob *add, KmWalkFile *file, KmItemOutcome outcome, cons
 	add->progress.bytes_total -= MIN(file->size, add->progress.bytes_total);
 }
 
-static guint64 file_size(KmLibrary *lib, const char *path)
+/* The library's room check (km_transaction_check_room), said as the app says it. */
+static gboolean check_room(AddJob *add, const KmWalkFile *file, const KmProperties *props,
+			   GError **error)
 {
-	struct omfs_stat st;
-	uint64_t ino;
-
-	if (omfs_resolve(km_library_get_fs(lib), path, &ino) != 0 ||
-	    omfs_stat(km_library_get_fs(lib), ino, &st) != 0)
-		return 0;
-	return st.size;
-}
-
-/* Room for the data, its metadata, and the smalldb the next commit writes. */
-static gboolean check_room(AddJob *add, const KmWalkFile *file, GError **error)
-{
-	KmLibrary *lib = km_worker_library(add->job->session);
-	struct omfs_statfs st;
-	guint64 free_bytes, need;
 	g_autofree char *need_text = NULL, *free_text = NULL;
-	int err = omfs_statfs(km_library_get_fs(lib), &st);
+	KmRoom room;
 
-	if (err) {
-		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
-			    _("Reading the free space failed: %s"), g_strerror(-err));
+	if (!km_transaction_check_room(add->tx, props, file->size, &room, error))
 		return FALSE;
-	}
-	free_bytes = st.free_blocks * st.blocksize;
-	need = file->size + st.blocksize + ADD_RESERVE + file_size(lib, "var/smalldb");
-	if (need <= free_bytes)
+	if (room.fits)
 		return TRUE;
-	need_text = g_format_size(need);
-	free_text = g_format_size(free_bytes);
+	need_text = g_format_size(room.needed);
+	free_text = g_format_size(room.free_bytes);
 	g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL,
 		    /* Translators: a track's name, then two sizes such as "4.2 MB" */
 		    _("The player is full: “%s” needs %s, %s are free"),
@@ -277,7 +258,7 @@ static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **err
 		skip_file(add, file, KM_ITEM_DUPLICATE, reason);
 		return TRUE;
 	}
-	if (!check_room(add, file, &local))
+	if (!check_room(add, file, props, &local))
 		goto stop;
 	if (!copy_file(add, file, props, &local)) {
 		gboolean cancelled = g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED);

@@ -157,15 +157,9 @@ static char *backup_path(DiskJob *disk)
 /* Whatever the library still holds goes to the disk before it is read. */
 static gboolean flush_library(KmJob *job, GError **error)
 {
-	KmWorker *worker = &job->session->worker;
-	int err = omfs_sync(km_library_get_fs(km_worker_library(job->session)));
-
-	if (err == 0)
-		err = worker->dev->flush(worker->dev->ctx);
-	if (err == 0)
+	if (km_library_flush(km_worker_library(job->session), error))
 		return TRUE;
-	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
-		    _("Writing back the player before the backup failed: %s"), g_strerror(-err));
+	g_prefix_error(error, _("Writing back the player before the backup failed: "));
 	km_worker_check_device(job, *error);
 	return FALSE;
 }

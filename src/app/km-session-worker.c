@@ -95,11 +95,6 @@ gboolean km_worker_check_device(KmJob *job, const GError *error)
 	return TRUE;
 }
 
-static gboolean is_type(const KmProperties *props, const char *type)
-{
-	return g_strcmp0(km_properties_get(props, "type"), type) == 0;
-}
-
 /* A playlist as the worker reads it: the main context finds the tracks. */
 static KmListPlaylist *read_playlist(KmLibrary *lib, const KmProperties *props)
 {
@@ -114,7 +109,7 @@ static KmListPlaylist *read_playlist(KmLibrary *lib, const KmProperties *props)
 	for (guint i = 0; entries && i < entries->len; i++) {
 		const KmPlaylistEntry *entry = &g_array_index(entries, KmPlaylistEntry, i);
 		KmProperties *track = km_library_resolve(lib, entry->fid, entry->generation);
-		gboolean resolved = track && is_type(track, "tune");
+		gboolean resolved = km_properties_get_object_type(track) == KM_OBJECT_TUNE;
 
 		g_array_append_val(playlist->fids, entry->fid);
 		g_array_append_val(playlist->resolved, resolved);
@@ -124,11 +119,11 @@ static KmListPlaylist *read_playlist(KmLibrary *lib, const KmProperties *props)
 
 static void read_capacity(KmLibrary *lib, KmListUpdate *update)
 {
-	struct omfs_statfs st;
+	KmLibrarySpace space;
 
-	if (omfs_statfs(km_library_get_fs(lib), &st) == 0) {
-		update->total_bytes = st.num_blocks * st.blocksize;
-		update->free_bytes = st.free_blocks * st.blocksize;
+	if (km_library_get_space(lib, &space, NULL)) {
+		update->total_bytes = space.total_bytes;
+		update->free_bytes = space.free_bytes;
 	}
 }
 
@@ -173,16 +168,16 @@ void km_worker_publish(KmSession *session, gboolean all)
 	for (guint i = 0; i < objects->len; i++) {
 		const KmProperties *props = objects->pdata[i];
 
-		if (all && is_type(props, "tune"))
+		if (all && km_properties_get_object_type(props) == KM_OBJECT_TUNE)
 			g_ptr_array_add(update->tracks, km_track_new(props));
-		if (is_type(props, "playlist"))
+		if (km_properties_get_object_type(props) == KM_OBJECT_PLAYLIST)
 			g_ptr_array_add(update->playlists, read_playlist(lib, props));
 	}
 	for (guint i = 0; !all && i < dirty->len; i++) {
 		guint32 fid = GPOINTER_TO_UINT(dirty->pdata[i]);
 		KmProperties *props = km_library_lookup(lib, fid);
 
-		if (props && is_type(props, "tune"))
+		if (km_properties_get_object_type(props) == KM_OBJECT_TUNE)
 			g_ptr_array_add(update->tracks, km_track_new(props));
 		else
 			g_array_append_val(update->removed, fid);

@@ -7,9 +7,10 @@
  *
  * Duplicates (km_transaction_find_duplicate) are skipped unless
  * --force-duplicates; files that are no playable tune are refused with the
- * reason (kept as data with --taxi). Before each file the free space is
- * checked, so a full player stops the command between files, with a margin
- * left for the properties files and the new smalldb of the commit.
+ * reason (kept as data with --taxi). Before each file the library's room
+ * check (km_transaction_check_room, the app's too) says whether it fits
+ * with what the commit writes, so a full player stops the command between
+ * files.
  *
  * Ctrl-C (SIGINT) stops at once: the file being copied is dropped (the
  * transaction removes what it wrote of it) and the files already copied
@@ -98,39 +99,19 @@ static void on_walk_problem(const char *path, guint root, gboolean is_root,
 
 /* ---- free space ---- */
 
-static uint64_t file_size(struct omfs_fs *fs, const char *path)
+/* The library's room check (km_transaction_check_room), said as karmactl says it. */
+static int check_space(struct add_job *job, const KmWalkFile *it, const KmProperties *props)
 {
-	struct omfs_stat st;
-	uint64_t ino;
+	g_autoptr(GError) error = NULL;
+	KmRoom room;
 
-	if (omfs_resolve(fs, path, &ino) || omfs_stat(fs, ino, &st))
-		return 0;
-	return st.size;
-}
-
-/*
- * Whether size more bytes fit with room left for the commit: a properties
- * file per track (a cluster each, as every file), the journal, and the new
- * smalldb, written next to the old one before it replaces it.
- */
-static int check_space(struct add_job *job, const char *path, uint64_t size)
-{
-	struct omfs_fs *fs = km_library_get_fs(job->kl.lib);
-	struct omfs_statfs sfs;
-	uint64_t cluster, need, free_bytes;
-	int err = omfs_statfs(fs, &sfs);
-
-	if (err)
-		return kc_fail(job->ctx, "free space", err);
-	cluster = (uint64_t)sfs.clustersize * sfs.blocksize;
-	need = (size + cluster - 1) / cluster * cluster + 2 * cluster;
-	need += 2 * file_size(fs, "var/smalldb") + (job->added + 1) * (cluster + 2048) + (1 << 20);
-	free_bytes = sfs.free_blocks * sfs.blocksize;
-	if (need <= free_bytes)
+	if (!km_transaction_check_room(job->tx, props, it->size, &room, &error))
+		return kc_fail_gerror(job->ctx, "free space", error);
+	if (room.fits)
 		return KC_EXIT_OK;
 	return kc_failf(job->ctx, "%s: the player is full: %" G_GUINT64_FORMAT " bytes free, "
 			"this file needs %" G_GUINT64_FORMAT " with the room the library's files "
-			"need; stopping", path, free_bytes, need);
+			"need; stopping", it->path, room.free_bytes, room.needed);
 }
 
 /* ---- adding ---- */
@@ -174,7 +155,7 @@ static bool add_one(struct add_job *job, const KmWalkFile *it)
 	}
 	if (is_duplicate(job, it, props))
 		return true;
-	if (check_space(job, it->path, it->size)) {
+	if (check_space(job, it, props)) {
 		job->refused++;
 		job->failed = true;
 		return false;

@@ -41,12 +41,6 @@ struct export_job {
 	void *buf;
 };
 
-static bool is_track(const KmProperties *p)
-{
-	/* a playlist's data is its list, not a file anyone would want out */
-	return g_strcmp0(km_properties_get(p, "type"), "playlist") != 0;
-}
-
 /* The FIDs given, each of which must be there, or every track matching --query. */
 static int select_objects(struct export_job *job)
 {
@@ -72,7 +66,9 @@ static int select_objects(struct export_job *job)
 	folded = export_query ? g_utf8_casefold(export_query, -1) : NULL;
 	all = km_library_list(job->lib);
 	for (guint i = 0; i < all->len; i++)
-		if (is_track(all->pdata[i]) && kc_library_matches(all->pdata[i], folded))
+		/* a playlist's data is its list, not a file anyone would want out */
+		if (km_properties_get_object_type(all->pdata[i]) != KM_OBJECT_PLAYLIST &&
+		    kc_library_matches(all->pdata[i], folded))
 			g_ptr_array_add(job->objects, km_properties_ref(all->pdata[i]));
 	return KC_EXIT_OK;
 }

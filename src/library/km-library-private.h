@@ -146,6 +146,17 @@ gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, KmCommitMode
 				   GError **error);
 /* The committed objects with cs applied (a new table). */
 GHashTable *km_library_apply_in_memory(KmLibrary *lib, const KmChangeSet *cs);
+/* Blocks a new file of len bytes takes: its inode (mirrored), whole clusters of data. */
+guint64 km_commit_file_blocks(const struct omfs_statfs *sfs, guint64 len);
+/*
+ * Blocks a commit of cs writes before it frees anything, generously
+ * (directories may grow): the journal and the new smalldb (their sizes in
+ * bytes; journal_size 0: no journal), and each put's properties file (and a
+ * playlist's data file). The room check (km-library-space.c) and the
+ * commit's own make_room() both count with it.
+ */
+guint64 km_commit_blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
+				guint64 journal_size, guint64 smalldb_size);
 
 /* ---- km-library-scan.c ---- */
 
