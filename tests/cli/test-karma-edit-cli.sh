@@ -221,6 +221,18 @@ kv export --to out3 --query "dir band" --progress >/dev/null 2>progress.err
 report "export --query --progress" $?
 same "...exports the matching tracks" 2 "$(find out3 -type f | wc -l)"
 same "...with a progress line per file" 2 "$(grep -c '^\[[12]/2\] .* of .*/s' progress.err)"
+# A track that fails does not end the export (the library's pipeline, as the
+# app's: tests/session/test-session-edit.c, export-goes-on).
+mkdir out5
+echo "in the way" >"out5/Émile"
+emile=$(kv tracks --json | json 'sum(o.get("artist") == "Émile" for o in d)')
+kv export --to out5 >export5.out 2>export5.err
+same "export with the folder of Émile's tracks in the way exits 1" 1 $?
+check "...says which track failed" grep -q "fid $flac" export5.err
+same "...and exports every other track" \
+	"$(kv tracks --json | json 'sum(o["type"] != "playlist" for o in d) - '"$emile")" \
+	"$(find out5 -type f -not -name Émile | wc -l)"
+check "...saying how many failed" grep -q "exported to out5 ($emile failed)" export5.out
 fails 1 "export of an unknown fid fails" kv export --to out4 99999
 fails 2 "export with a bad template is a usage error" kv export --to out4 --template '%q'
 fails 2 "export without --to is a usage error" kv export
