@@ -3,10 +3,11 @@
  * km-session-add.c - the job that copies host files to the player.
  *
  * Folders are walked first (the import's walk, km-import-walk.h, as karmactl
- * add: progress knows the total), then each file is read by km-import,
- * checked for duplicates and for room (the library's room check, as karmactl
- * add's), and copied into an open transaction that is committed every few files or seconds: tracks
- * appear as they land, and a failure loses at most the batch in flight. The
+ * add: progress knows the total), then each file goes through the library's
+ * import (km_transaction_import, as karmactl add's: probed, checked for
+ * duplicates and for room, copied) into an open transaction that is
+ * committed every few files or seconds: tracks appear as they land, and a
+ * failure loses at most the batch in flight. The
  * room check comes before any byte of the file is written, so a full player
  * stops the job with nothing half-written.
  */
@@ -14,8 +15,8 @@
 
 #include <glib/gi18n.h>
 
+#include "km-import-add.h"
 #include "km-import-walk.h"
-#include "km-import.h"
 
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
@@ -146,34 +147,27 @@ static void skip_file(AddJob *add, KmWalkFile *file, KmItemOutcome outcome, cons
 	add->progress.bytes_total -= MIN(file->size, add->progress.bytes_total);
 }
 
-/* The library's room check (km_transaction_check_room), said as the app says it. */
-static gboolean check_room(AddJob *add, const KmWalkFile *file, const KmProperties *props,
-			   GError **error)
+/* The library's room check said no: said as the app says it. */
+static void set_full_error(AddJob *add, const KmRoom *room, GError **error)
 {
-	g_autofree char *need_text = NULL, *free_text = NULL;
-	KmRoom room;
+	g_autofree char *need_text = g_format_size(room->needed);
+	g_autofree char *free_text = g_format_size(room->free_bytes);
 
-	if (!km_transaction_check_room(add->tx, props, file->size, &room, error))
-		return FALSE;
-	if (room.fits)
-		return TRUE;
-	need_text = g_format_size(room.needed);
-	free_text = g_format_size(room.free_bytes);
 	g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL,
 		    /* Translators: a track's name, then two sizes such as "4.2 MB" */
 		    _("The player is full: “%s” needs %s, %s are free"),
 		    add->progress.file_name, need_text, free_text);
-	return FALSE;
 }
 
 /* The batch's files are now on the player for good. */
 static gboolean commit_batch(AddJob *add, GError **error)
 {
-	KmTransaction *tx = g_steal_pointer(&add->tx);
+	g_autoptr(KmTransaction) tx = g_steal_pointer(&add->tx);
 
-	if (!tx)
+	/* nothing copied (refused, duplicates): dropping tx leaves smalldb as it is */
+	if (!tx || add->batch->len == 0)
 		return TRUE;
-	if (!km_worker_commit(add->job, tx, error))
+	if (!km_worker_commit(add->job, g_steal_pointer(&tx), error))
 		return FALSE;
 	for (guint i = 0; i < add->batch->len; i++) {
 		KmWalkFile *file = add->batch->pdata[i];
@@ -189,11 +183,20 @@ static void cancel_other(GCancellable *cancelled, gpointer other)
 	g_cancellable_cancel(other);
 }
 
-/* Copy one file into the open transaction, stopping when its item or the job is cancelled. */
-static gboolean copy_file(AddJob *add, KmWalkFile *file, const KmProperties *props, GError **error)
+/*
+ * The library's import of one file into the open transaction
+ * (km_transaction_import, karmactl add's too), stopping when its item or
+ * the job is cancelled.
+ */
+static gboolean import_file(AddJob *add, KmWalkFile *file, KmImportResult *result,
+			    GError **error)
 {
 	GCancellable *sources[2] = { km_job_cancellable(add->job), item_cancellable(add, file) };
 	g_autoptr(GCancellable) cancellable = g_cancellable_new();
+	KmImportOptions options = {
+		.progress = copied_progress, .data = add, .cancellable = cancellable,
+		.copy_duplicates = (add->flags & KM_ADD_COPY_DUPLICATES) != 0,
+	};
 	gulong handlers[2] = { 0, 0 };
 	gboolean ok;
 
@@ -201,8 +204,7 @@ static gboolean copy_file(AddJob *add, KmWalkFile *file, const KmProperties *pro
 		if (sources[i])
 			handlers[i] = g_cancellable_connect(sources[i], G_CALLBACK(cancel_other),
 							    cancellable, NULL);
-	ok = km_transaction_add_file(add->tx, props, file->path, copied_progress, add,
-				     cancellable, &file->fid, error);
+	ok = km_transaction_import(add->tx, file->path, file->size, &options, result, error);
 	for (guint i = 0; i < 2; i++)
 		if (sources[i])
 			g_cancellable_disconnect(sources[i], handlers[i]);
@@ -232,44 +234,41 @@ static gboolean open_batch(AddJob *add, GError **error)
  */
 static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **error)
 {
-	g_autoptr(KmProperties) props = NULL;
 	g_autoptr(GError) local = NULL;
 	g_autofree char *reason = NULL;
-	guint32 fid;
+	KmImportResult r;
 
 	if (g_cancellable_is_cancelled(item_cancellable(add, file))) {
 		skip_file(add, file, KM_ITEM_CANCELLED, _("Cancelled"));
 		return TRUE;
 	}
 	start_file(add, index);
-	props = km_import_file(file->path, KM_IMPORT_FLAGS_NONE, &local);
-	if (!props) {
-		gboolean unreadable = g_error_matches(local, KM_IMPORT_ERROR, KM_IMPORT_ERROR_READ);
-
-		skip_file(add, file, unreadable ? KM_ITEM_FAILED : KM_ITEM_UNSUPPORTED,
-			  local->message);
-		return TRUE;
-	}
 	if (!open_batch(add, &local))
 		goto stop;
-	if (!(add->flags & KM_ADD_COPY_DUPLICATES) &&
-	    km_transaction_find_duplicate(add->tx, props, &fid)) {
-		reason = duplicate_reason(add, fid);
-		skip_file(add, file, KM_ITEM_DUPLICATE, reason);
-		return TRUE;
-	}
-	if (!check_room(add, file, props, &local))
-		goto stop;
-	if (!copy_file(add, file, props, &local)) {
+	if (!import_file(add, file, &r, &local)) {
 		gboolean cancelled = g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+		gboolean refused = local->domain == KM_IMPORT_ERROR;
 
 		if (km_worker_check_device(add->job, local) ||
 		    (cancelled && g_cancellable_is_cancelled(km_job_cancellable(add->job))))
 			goto stop;
-		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_FAILED,
-			  cancelled ? _("Cancelled") : local->message);
+		if (refused && !g_error_matches(local, KM_IMPORT_ERROR, KM_IMPORT_ERROR_READ))
+			skip_file(add, file, KM_ITEM_UNSUPPORTED, local->message);
+		else
+			skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_FAILED,
+				  cancelled ? _("Cancelled") : local->message);
 		return TRUE;
 	}
+	if (r.outcome == KM_IMPORT_DUPLICATE) {
+		reason = duplicate_reason(add, r.fid);
+		skip_file(add, file, KM_ITEM_DUPLICATE, reason);
+		return TRUE;
+	}
+	if (r.outcome == KM_IMPORT_NO_ROOM) {
+		set_full_error(add, &r.room, &local);
+		goto stop;
+	}
+	file->fid = r.fid;
 	add->bytes_before += file->size;
 	km_worker_mark_dirty(add->job->session, file->fid);
 	g_ptr_array_add(add->batch, file);
