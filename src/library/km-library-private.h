@@ -28,7 +28,7 @@ G_BEGIN_DECLS
 struct _KmLibrary {
 	GObject parent_instance;
 
-	struct km_window_device *window;	/* the music partition of a whole disk */
+	struct km_partition_device *window;	/* the music partition of a whole disk */
 	const struct omfs_blockdev *volume;	/* what fs is mounted on (dev or window) */
 	struct omfs_fs *fs;			/* NULL once closed */
 	gboolean writable;

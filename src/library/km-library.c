@@ -23,7 +23,7 @@ static void km_library_finalize(GObject *object)
 
 	if (lib->fs)
 		km_library_close(lib, NULL);
-	g_clear_pointer(&lib->window, km_window_device_close);
+	g_clear_pointer(&lib->window, km_partition_device_close);
 	g_clear_pointer(&lib->objects, g_hash_table_unref);
 	g_clear_pointer(&lib->fids, km_fid_allocator_free);
 	g_clear_pointer(&lib->generation_floor, g_hash_table_unref);
@@ -70,7 +70,7 @@ gboolean km_library_close(KmLibrary *lib, GError **error)
 		km_files_error(lib, err, error, "writing back before closing");
 	omfs_unmount(lib->fs);
 	lib->fs = NULL;
-	g_clear_pointer(&lib->window, km_window_device_close);
+	g_clear_pointer(&lib->window, km_partition_device_close);
 	return err == 0;
 }
 
