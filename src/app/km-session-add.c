@@ -349,6 +349,8 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 				GDestroyNotify progress_notify, GCancellable *cancellable,
 				GAsyncReadyCallback callback, gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
 	AddJob *add;
 
 	g_return_if_fail(KM_IS_SESSION(session));
@@ -363,9 +365,12 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 	}
 	add->flags = flags;
 	add->batch = g_ptr_array_new();
-	km_session_queue(session, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, add,
-			 add_job_free, progress, progress_data, progress_notify, cancellable,
-			 callback, user_data, km_session_add_files_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_add_files_async);
+	job = km_job_new(task, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES);
+	km_job_set_data(job, add, add_job_free);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error)

@@ -108,6 +108,8 @@ void km_session_export_async(KmSession *session, const guint32 *fids, guint n_fi
 			     GCancellable *cancellable, GAsyncReadyCallback callback,
 			     gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
 	ExportJob *export;
 
 	g_return_if_fail(KM_IS_SESSION(session));
@@ -118,9 +120,12 @@ void km_session_export_async(KmSession *session, const guint32 *fids, guint n_fi
 		g_array_append_vals(export->fids, fids, n_fids);
 	export->folder = g_file_get_path(folder);
 	export->template = g_strdup(template);
-	km_session_queue(session, export_run, KM_JOB_NEEDS_LIBRARY, export, export_job_free,
-			 progress, progress_data, progress_notify, cancellable, callback,
-			 user_data, km_session_export_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_export_async);
+	job = km_job_new(task, export_run, KM_JOB_NEEDS_LIBRARY);
+	km_job_set_data(job, export, export_job_free);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 KmReport *km_session_export_finish(KmSession *session, GAsyncResult *result, GError **error)

@@ -306,12 +306,17 @@ void km_session_open_async(KmSession *session, KmProgressCallback progress,
 			   GCancellable *cancellable, GAsyncReadyCallback callback,
 			   gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
+
 	g_return_if_fail(KM_IS_SESSION(session));
 	if (session->state == KM_SESSION_STATE_NEW)
 		km_session_set_state(session, KM_SESSION_STATE_OPENING);
-	km_session_queue(session, open_run, KM_JOB_NONE, NULL, NULL, progress, progress_data,
-			 progress_notify, cancellable, callback, user_data,
-			 km_session_open_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_open_async);
+	job = km_job_new(task, open_run, KM_JOB_NONE);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 gboolean km_session_open_finish(KmSession *session, GAsyncResult *result, GError **error)
@@ -340,11 +345,16 @@ static void close_run(KmJob *job)
 void km_session_close_async(KmSession *session, GCancellable *cancellable,
 			    GAsyncReadyCallback callback, gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
+
 	g_return_if_fail(KM_IS_SESSION(session));
 	/* the changes held were asked for first: they run (or fail) before the close */
 	km_session_release_changes(session);
-	km_session_queue(session, close_run, KM_JOB_NONE, NULL, NULL, NULL, NULL, NULL, cancellable,
-			 callback, user_data, km_session_close_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_close_async);
+	job = km_job_new(task, close_run, KM_JOB_NONE);
+	km_session_queue(session, job);
 }
 
 gboolean km_session_close_finish(KmSession *session, GAsyncResult *result, GError **error)
