@@ -100,6 +100,9 @@ gboolean km_files_error(KmLibrary *lib, int err, GError **error, const char *wha
 /* *ino is OMFS_NIL when dir has no such name. */
 gboolean km_files_lookup(KmLibrary *lib, uint64_t dir, const char *name, uint64_t *ino,
 			 GError **error);
+/* What name in dir is (*found FALSE when dir has no such name); what names it in errors. */
+gboolean km_files_stat(KmLibrary *lib, uint64_t dir, const char *name, const char *what,
+		       struct omfs_stat *st, gboolean *found, GError **error);
 /* A whole file of at most max bytes; what names it in errors. */
 GBytes *km_files_read(KmLibrary *lib, uint64_t ino, gsize max, const char *what, GError **error);
 /* Remove name (when there) and write that back, then create it holding data. */

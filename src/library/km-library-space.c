@@ -58,18 +58,12 @@ gboolean km_library_flush(KmLibrary *lib, GError **error)
 static gboolean smalldb_size(KmLibrary *lib, guint64 *size, GError **error)
 {
 	struct omfs_stat st;
-	uint64_t ino;
-	int err;
+	gboolean found;
 
-	*size = 0;
-	if (!km_files_lookup(lib, lib->var_ino, KM_SMALLDB_NAME, &ino, error))
+	if (!km_files_stat(lib, lib->var_ino, KM_SMALLDB_NAME, KM_VAR "/" KM_SMALLDB_NAME, &st,
+			   &found, error))
 		return FALSE;
-	if (ino == OMFS_NIL)
-		return TRUE;
-	err = omfs_stat(lib->fs, ino, &st);
-	if (err)
-		return km_files_error(lib, err, error, KM_VAR "/" KM_SMALLDB_NAME);
-	*size = st.size;
+	*size = found ? st.size : 0;
 	return TRUE;
 }
 
