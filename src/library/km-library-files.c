@@ -44,6 +44,13 @@ gboolean km_files_stat(KmLibrary *lib, uint64_t dir, const char *name, const cha
 	return TRUE;
 }
 
+gboolean km_files_stat_smalldb(KmLibrary *lib, struct omfs_stat *st, gboolean *found,
+			       GError **error)
+{
+	return km_files_stat(lib, lib->var_ino, KM_SMALLDB_NAME, KM_VAR "/" KM_SMALLDB_NAME, st,
+			     found, error);
+}
+
 GBytes *km_files_read(KmLibrary *lib, uint64_t ino, gsize max, const char *what, GError **error)
 {
 	struct omfs_stat st;

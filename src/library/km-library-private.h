@@ -103,6 +103,9 @@ gboolean km_files_lookup(KmLibrary *lib, uint64_t dir, const char *name, uint64_
 /* What name in dir is (*found FALSE when dir has no such name); what names it in errors. */
 gboolean km_files_stat(KmLibrary *lib, uint64_t dir, const char *name, const char *what,
 		       struct omfs_stat *st, gboolean *found, GError **error);
+/* km_files_stat() of var/smalldb (the room check sizes it, verify checks it is a file). */
+gboolean km_files_stat_smalldb(KmLibrary *lib, struct omfs_stat *st, gboolean *found,
+			       GError **error);
 /* A whole file of at most max bytes; what names it in errors. */
 GBytes *km_files_read(KmLibrary *lib, uint64_t ino, gsize max, const char *what, GError **error);
 /* Remove name (when there) and write that back, then create it holding data. */

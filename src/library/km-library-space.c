@@ -60,8 +60,7 @@ static gboolean smalldb_size(KmLibrary *lib, guint64 *size, GError **error)
 	struct omfs_stat st;
 	gboolean found;
 
-	if (!km_files_stat(lib, lib->var_ino, KM_SMALLDB_NAME, KM_VAR "/" KM_SMALLDB_NAME, &st,
-			   &found, error))
+	if (!km_files_stat_smalldb(lib, &st, &found, error))
 		return FALSE;
 	*size = found ? st.size : 0;
 	return TRUE;

@@ -305,8 +305,7 @@ static gboolean check_smalldb_name(KmLibrary *lib, Plan *plan, GError **error)
 	struct omfs_stat st;
 	gboolean found;
 
-	if (!km_files_stat(lib, lib->var_ino, KM_SMALLDB_NAME, KM_VAR "/" KM_SMALLDB_NAME, &st,
-			   &found, error))
+	if (!km_files_stat_smalldb(lib, &st, &found, error))
 		return FALSE;
 	if (!found || !st.is_dir)
 		return TRUE;
