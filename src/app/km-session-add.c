@@ -3,9 +3,11 @@
  * km-session-add.c - the job that copies host files to the player.
  *
  * Folders are walked first (the import's walk, km-import-walk.h, as karmactl
- * add: progress knows the total), then each file is read by km-import, checked for duplicates and for room, and copied into an
- * open transaction that is committed every few files or seconds: tracks
- * appear as they land, and a failure loses at most the batch in flight. The
+ * add: progress knows the total), then each file goes through the library's
+ * import (km_transaction_import, as karmactl add's: probed, checked for
+ * duplicates and for room, copied) into an open transaction that is
+ * committed every few files or seconds: tracks appear as they land, and a
+ * failure loses at most the batch in flight. The
  * room check comes before any byte of the file is written, so a full player
  * stops the job with nothing half-written.
  */
@@ -13,8 +15,8 @@
 
 #include <glib/gi18n.h>
 
+#include "km-import-add.h"
 #include "km-import-walk.h"
-#include "km-import.h"
 
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
@@ -27,8 +29,6 @@
  * linearly"). The time limit still bounds what a failure can lose.
  */
 #define ADD_BATCH_LIBRARY_SHARE 8
-/* Beyond the data: the inodes and properties files of the batch, the journal. */
-#define ADD_RESERVE ((guint64)1 << 20)
 
 typedef struct {
 	GPtrArray *roots;	/* GFile* */
@@ -156,52 +156,27 @@ static void skip_file(AddJob *add, KmWalkFile *file, KmItemOutcome outcome, cons
 	add->progress.bytes_total -= MIN(file->size, add->progress.bytes_total);
 }
 
-static guint64 file_size(KmLibrary *lib, const char *path)
+/* The library's room check said no: said as the app says it. */
+static void set_full_error(AddJob *add, const KmRoom *room, GError **error)
 {
-	struct omfs_stat st;
-	uint64_t ino;
+	g_autofree char *need_text = g_format_size(room->needed);
+	g_autofree char *free_text = g_format_size(room->free_bytes);
 
-	if (omfs_resolve(km_library_get_fs(lib), path, &ino) != 0 ||
-	    omfs_stat(km_library_get_fs(lib), ino, &st) != 0)
-		return 0;
-	return st.size;
-}
-
-/* Room for the data, its metadata, and the smalldb the next commit writes. */
-static gboolean check_room(AddJob *add, const KmWalkFile *file, GError **error)
-{
-	KmLibrary *lib = km_worker_library(add->job->session);
-	struct omfs_statfs st;
-	guint64 free_bytes, need;
-	g_autofree char *need_text = NULL, *free_text = NULL;
-	int err = omfs_statfs(km_library_get_fs(lib), &st);
-
-	if (err) {
-		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
-			    _("Reading the free space failed: %s"), g_strerror(-err));
-		return FALSE;
-	}
-	free_bytes = st.free_blocks * st.blocksize;
-	need = file->size + st.blocksize + ADD_RESERVE + file_size(lib, "var/smalldb");
-	if (need <= free_bytes)
-		return TRUE;
-	need_text = g_format_size(need);
-	free_text = g_format_size(free_bytes);
 	g_set_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL,
 		    /* Translators: a track's name, then two sizes such as "4.2 MB" */
 		    _("The player is full: “%s” needs %s, %s are free"),
 		    add->progress.file_name, need_text, free_text);
-	return FALSE;
 }
 
 /* The batch's files are now on the player for good. */
 static gboolean commit_batch(AddJob *add, GError **error)
 {
-	KmTransaction *tx = g_steal_pointer(&add->tx);
+	g_autoptr(KmTransaction) tx = g_steal_pointer(&add->tx);
 
-	if (!tx)
+	/* nothing copied (refused, duplicates): dropping tx leaves smalldb as it is */
+	if (!tx || add->batch->len == 0)
 		return TRUE;
-	if (!km_worker_commit(add->job, tx, error))
+	if (!km_worker_commit(add->job, g_steal_pointer(&tx), error))
 		return FALSE;
 	for (guint i = 0; i < add->batch->len; i++) {
 		KmWalkFile *file = add->batch->pdata[i];
@@ -225,11 +200,20 @@ static void cancel_other(GCancellable *cancelled, gpointer other)
 	g_cancellable_cancel(other);
 }
 
-/* Copy one file into the open transaction, stopping when its item or the job is cancelled. */
-static gboolean copy_file(AddJob *add, KmWalkFile *file, const KmProperties *props, GError **error)
+/*
+ * The library's import of one file into the open transaction
+ * (km_transaction_import, karmactl add's too), stopping when its item or
+ * the job is cancelled.
+ */
+static gboolean import_file(AddJob *add, KmWalkFile *file, KmImportResult *result,
+			    GError **error)
 {
 	GCancellable *sources[2] = { km_job_cancellable(add->job), item_cancellable(add, file) };
 	g_autoptr(GCancellable) cancellable = g_cancellable_new();
+	KmImportOptions options = {
+		.progress = copied_progress, .data = add, .cancellable = cancellable,
+		.copy_duplicates = (add->flags & KM_ADD_COPY_DUPLICATES) != 0,
+	};
 	gulong handlers[2] = { 0, 0 };
 	gboolean ok;
 
@@ -237,8 +221,7 @@ static gboolean copy_file(AddJob *add, KmWalkFile *file, const KmProperties *pro
 		if (sources[i])
 			handlers[i] = g_cancellable_connect(sources[i], G_CALLBACK(cancel_other),
 							    cancellable, NULL);
-	ok = km_transaction_add_file(add->tx, props, file->path, copied_progress, add,
-				     cancellable, &file->fid, error);
+	ok = km_transaction_import(add->tx, file->path, file->size, &options, result, error);
 	for (guint i = 0; i < 2; i++)
 		if (sources[i])
 			g_cancellable_disconnect(sources[i], handlers[i]);
@@ -268,44 +251,41 @@ static gboolean open_batch(AddJob *add, GError **error)
  */
 static gboolean add_one(AddJob *add, KmWalkFile *file, guint index, GError **error)
 {
-	g_autoptr(KmProperties) props = NULL;
 	g_autoptr(GError) local = NULL;
 	g_autofree char *reason = NULL;
-	guint32 fid;
+	KmImportResult r;
 
 	if (g_cancellable_is_cancelled(item_cancellable(add, file))) {
 		skip_file(add, file, KM_ITEM_CANCELLED, _("Cancelled"));
 		return TRUE;
 	}
 	start_file(add, index);
-	props = km_import_file(file->path, KM_IMPORT_FLAGS_NONE, &local);
-	if (!props) {
-		gboolean unreadable = g_error_matches(local, KM_IMPORT_ERROR, KM_IMPORT_ERROR_READ);
-
-		skip_file(add, file, unreadable ? KM_ITEM_FAILED : KM_ITEM_UNSUPPORTED,
-			  local->message);
-		return TRUE;
-	}
 	if (!open_batch(add, &local))
 		goto stop;
-	if (!(add->flags & KM_ADD_COPY_DUPLICATES) &&
-	    km_transaction_find_duplicate(add->tx, props, &fid)) {
-		reason = duplicate_reason(add, fid);
-		skip_file(add, file, KM_ITEM_DUPLICATE, reason);
-		return TRUE;
-	}
-	if (!check_room(add, file, &local))
-		goto stop;
-	if (!copy_file(add, file, props, &local)) {
+	if (!import_file(add, file, &r, &local)) {
 		gboolean cancelled = g_error_matches(local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+		gboolean refused = local->domain == KM_IMPORT_ERROR;
 
 		if (km_worker_check_device(add->job, local) ||
 		    (cancelled && g_cancellable_is_cancelled(km_job_cancellable(add->job))))
 			goto stop;
-		skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_FAILED,
-			  cancelled ? _("Cancelled") : local->message);
+		if (refused && !g_error_matches(local, KM_IMPORT_ERROR, KM_IMPORT_ERROR_READ))
+			skip_file(add, file, KM_ITEM_UNSUPPORTED, local->message);
+		else
+			skip_file(add, file, cancelled ? KM_ITEM_CANCELLED : KM_ITEM_FAILED,
+				  cancelled ? _("Cancelled") : local->message);
 		return TRUE;
 	}
+	if (r.outcome == KM_IMPORT_DUPLICATE) {
+		reason = duplicate_reason(add, r.fid);
+		skip_file(add, file, KM_ITEM_DUPLICATE, reason);
+		return TRUE;
+	}
+	if (r.outcome == KM_IMPORT_NO_ROOM) {
+		set_full_error(add, &r.room, &local);
+		goto stop;
+	}
+	file->fid = r.fid;
 	add->bytes_before += file->size;
 	km_worker_mark_dirty(add->job->session, file->fid);
 	g_ptr_array_add(add->batch, file);
@@ -385,6 +365,8 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 				GDestroyNotify progress_notify, GCancellable *cancellable,
 				GAsyncReadyCallback callback, gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
 	AddJob *add;
 
 	g_return_if_fail(KM_IS_SESSION(session));
@@ -399,9 +381,12 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 	}
 	add->flags = flags;
 	add->batch = g_ptr_array_new();
-	km_session_queue(session, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, add,
-			 add_job_free, progress, progress_data, progress_notify, cancellable,
-			 callback, user_data, km_session_add_files_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_add_files_async);
+	job = km_job_new(task, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES);
+	km_job_set_data(job, add, add_job_free);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error)

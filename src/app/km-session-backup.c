@@ -157,15 +157,9 @@ static char *backup_path(DiskJob *disk)
 /* Whatever the library still holds goes to the disk before it is read. */
 static gboolean flush_library(KmJob *job, GError **error)
 {
-	KmWorker *worker = &job->session->worker;
-	int err = omfs_sync(km_library_get_fs(km_worker_library(job->session)));
-
-	if (err == 0)
-		err = worker->dev->flush(worker->dev->ctx);
-	if (err == 0)
+	if (km_library_flush(km_worker_library(job->session), error))
 		return TRUE;
-	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
-		    _("Writing back the player before the backup failed: %s"), g_strerror(-err));
+	g_prefix_error(error, _("Writing back the player before the backup failed: "));
 	km_worker_check_device(job, *error);
 	return FALSE;
 }
@@ -204,6 +198,8 @@ void km_session_backup_async(KmSession *session, GFile *folder, KmProgressCallba
 			     GCancellable *cancellable, GAsyncReadyCallback callback,
 			     gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
 	DiskJob *disk;
 	g_autoptr(GDateTime) now = g_date_time_new_now_local();
 
@@ -213,9 +209,12 @@ void km_session_backup_async(KmSession *session, GFile *folder, KmProgressCallba
 	disk->path = g_file_get_path(folder);
 	disk->player_id = g_strdup(km_session_get_player_id(session));
 	disk->stamp = g_date_time_format(now, "%Y-%m-%d-%H%M");
-	km_session_queue(session, backup_run, KM_JOB_NEEDS_LIBRARY, disk, disk_job_free,
-			 progress, progress_data, progress_notify, cancellable, callback,
-			 user_data, km_session_backup_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_backup_async);
+	job = km_job_new(task, backup_run, KM_JOB_NEEDS_LIBRARY);
+	km_job_set_data(job, disk, disk_job_free);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 KmBackupEntry *km_session_backup_finish(KmSession *session, GAsyncResult *result,
@@ -286,6 +285,8 @@ void km_session_restore_async(KmSession *session, GFile *file, KmProgressCallbac
 			      GCancellable *cancellable, GAsyncReadyCallback callback,
 			      gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
 	DiskJob *disk;
 
 	g_return_if_fail(KM_IS_SESSION(session));
@@ -293,9 +294,12 @@ void km_session_restore_async(KmSession *session, GFile *file, KmProgressCallbac
 	disk = g_new0(DiskJob, 1);
 	disk->path = g_file_get_path(file);
 	/* a restore replaces everything: held like any change */
-	km_session_queue(session, restore_run, KM_JOB_CHANGES, disk, disk_job_free, progress,
-			 progress_data, progress_notify, cancellable, callback, user_data,
-			 km_session_restore_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_restore_async);
+	job = km_job_new(task, restore_run, KM_JOB_CHANGES);
+	km_job_set_data(job, disk, disk_job_free);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 gboolean km_session_restore_finish(KmSession *session, GAsyncResult *result, GError **error)

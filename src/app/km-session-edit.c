@@ -66,10 +66,15 @@ static void queue_edit(KmSession *session, KmEditFunc fn, Edit *edit, gpointer s
 		       GCancellable *cancellable, GAsyncReadyCallback callback,
 		       gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
+
 	edit->fn = fn;
-	km_session_queue(session, edit_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES, edit,
-			 edit_free, NULL, NULL, NULL, cancellable, callback, user_data,
-			 source_tag);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, source_tag);
+	job = km_job_new(task, edit_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES);
+	km_job_set_data(job, edit, edit_free);
+	km_session_queue(session, job);
 }
 
 gboolean km_session_edit_finish(KmSession *session, GAsyncResult *result, GError **error)
@@ -357,12 +362,17 @@ static void verify_run(KmJob *job)
 void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *cancellable,
 			     GAsyncReadyCallback callback, gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
+
 	g_return_if_fail(KM_IS_SESSION(session));
 	/* a repair writes: held like any change */
-	km_session_queue(session, verify_run,
-			 KM_JOB_NEEDS_LIBRARY | (repair ? KM_JOB_CHANGES : KM_JOB_NONE),
-			 GINT_TO_POINTER(repair), NULL, NULL, NULL, NULL, cancellable, callback,
-			 user_data, km_session_verify_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_verify_async);
+	job = km_job_new(task, verify_run,
+			 KM_JOB_NEEDS_LIBRARY | (repair ? KM_JOB_CHANGES : KM_JOB_NONE));
+	km_job_set_data(job, GINT_TO_POINTER(repair), NULL);
+	km_session_queue(session, job);
 }
 
 KmVerifyReport *km_session_verify_finish(KmSession *session, GAsyncResult *result,

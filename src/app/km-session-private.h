@@ -109,12 +109,21 @@ void km_session_post_incomplete(KmSession *session, gboolean incomplete);
 /* On the worker: close the library and the source, whatever their state (a failed one: let go). */
 void km_worker_shutdown(KmSession *session);
 
-/* Queue a job (main context); data is freed with free_data on the main context. */
-void km_session_queue(KmSession *session, KmJobFunc run, KmJobFlags flags,
-		      gpointer data, GDestroyNotify free_data, KmProgressCallback progress,
-		      gpointer progress_data, GDestroyNotify progress_notify,
-		      GCancellable *cancellable, GAsyncReadyCallback callback,
-		      gpointer user_data, gpointer source_tag);
+/*
+ * A job is built by its caller on the main context, as GNOME Software's
+ * gs_worker_thread_queue() takes a task its caller made: the GTask (the
+ * session as its source object, the cancellable, the callback and the source
+ * tag), then what the job needs, then km_session_queue(). The job owns task
+ * and is freed with it.
+ */
+KmJob *km_job_new(GTask *task, KmJobFunc run, KmJobFlags flags);
+/* data is freed with free_data on the main context, when the task is. */
+void km_job_set_data(KmJob *job, gpointer data, GDestroyNotify free_data);
+/* progress (may be NULL: progress_notify is called at once) gets the job's merged progress. */
+void km_job_set_progress(KmJob *job, KmProgressCallback progress, gpointer progress_data,
+			 GDestroyNotify progress_notify);
+/* Hand job to the worker (or hold it, a change while changes are held). */
+void km_session_queue(KmSession *session, KmJob *job);
 /* Whether result is session's task with source_tag (for a _finish's g_return_val_if_fail). */
 gboolean km_session_result_is_valid(KmSession *session, GAsyncResult *result,
 				    gpointer source_tag);

@@ -14,7 +14,8 @@
 #define KM_SESSION_SOURCE_H
 
 #include "km-session.h"
-#include "omfs.h"
+
+struct omfs_blockdev;	/* the device layer's (km-image-device.h, km-karma-usb.h) */
 
 G_BEGIN_DECLS
 

@@ -95,11 +95,6 @@ gboolean km_worker_check_device(KmJob *job, const GError *error)
 	return TRUE;
 }
 
-static gboolean is_type(const KmProperties *props, const char *type)
-{
-	return g_strcmp0(km_properties_get(props, "type"), type) == 0;
-}
-
 /* A playlist as the worker reads it: the main context finds the tracks. */
 static KmListPlaylist *read_playlist(KmLibrary *lib, const KmProperties *props)
 {
@@ -114,7 +109,7 @@ static KmListPlaylist *read_playlist(KmLibrary *lib, const KmProperties *props)
 	for (guint i = 0; entries && i < entries->len; i++) {
 		const KmPlaylistEntry *entry = &g_array_index(entries, KmPlaylistEntry, i);
 		KmProperties *track = km_library_resolve(lib, entry->fid, entry->generation);
-		gboolean resolved = track && is_type(track, "tune");
+		gboolean resolved = km_properties_get_object_type(track) == KM_OBJECT_TUNE;
 
 		g_array_append_val(playlist->fids, entry->fid);
 		g_array_append_val(playlist->resolved, resolved);
@@ -124,11 +119,11 @@ static KmListPlaylist *read_playlist(KmLibrary *lib, const KmProperties *props)
 
 static void read_capacity(KmLibrary *lib, KmListUpdate *update)
 {
-	struct omfs_statfs st;
+	KmLibrarySpace space;
 
-	if (omfs_statfs(km_library_get_fs(lib), &st) == 0) {
-		update->total_bytes = st.num_blocks * st.blocksize;
-		update->free_bytes = st.free_blocks * st.blocksize;
+	if (km_library_get_space(lib, &space, NULL)) {
+		update->total_bytes = space.total_bytes;
+		update->free_bytes = space.free_bytes;
 	}
 }
 
@@ -173,16 +168,16 @@ void km_worker_publish(KmSession *session, gboolean all)
 	for (guint i = 0; i < objects->len; i++) {
 		const KmProperties *props = objects->pdata[i];
 
-		if (all && is_type(props, "tune"))
+		if (all && km_properties_get_object_type(props) == KM_OBJECT_TUNE)
 			g_ptr_array_add(update->tracks, km_track_new(props));
-		if (is_type(props, "playlist"))
+		if (km_properties_get_object_type(props) == KM_OBJECT_PLAYLIST)
 			g_ptr_array_add(update->playlists, read_playlist(lib, props));
 	}
 	for (guint i = 0; !all && i < dirty->len; i++) {
 		guint32 fid = GPOINTER_TO_UINT(dirty->pdata[i]);
 		KmProperties *props = km_library_lookup(lib, fid);
 
-		if (props && is_type(props, "tune"))
+		if (km_properties_get_object_type(props) == KM_OBJECT_TUNE)
 			g_ptr_array_add(update->tracks, km_track_new(props));
 		else
 			g_array_append_val(update->removed, fid);
@@ -311,12 +306,17 @@ void km_session_open_async(KmSession *session, KmProgressCallback progress,
 			   GCancellable *cancellable, GAsyncReadyCallback callback,
 			   gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
+
 	g_return_if_fail(KM_IS_SESSION(session));
 	if (session->state == KM_SESSION_STATE_NEW)
 		km_session_set_state(session, KM_SESSION_STATE_OPENING);
-	km_session_queue(session, open_run, KM_JOB_NONE, NULL, NULL, progress, progress_data,
-			 progress_notify, cancellable, callback, user_data,
-			 km_session_open_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_open_async);
+	job = km_job_new(task, open_run, KM_JOB_NONE);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
 }
 
 gboolean km_session_open_finish(KmSession *session, GAsyncResult *result, GError **error)
@@ -345,11 +345,16 @@ static void close_run(KmJob *job)
 void km_session_close_async(KmSession *session, GCancellable *cancellable,
 			    GAsyncReadyCallback callback, gpointer user_data)
 {
+	GTask *task;
+	KmJob *job;
+
 	g_return_if_fail(KM_IS_SESSION(session));
 	/* the changes held were asked for first: they run (or fail) before the close */
 	km_session_release_changes(session);
-	km_session_queue(session, close_run, KM_JOB_NONE, NULL, NULL, NULL, NULL, NULL, cancellable,
-			 callback, user_data, km_session_close_async);
+	task = g_task_new(session, cancellable, callback, user_data);
+	g_task_set_source_tag(task, km_session_close_async);
+	job = km_job_new(task, close_run, KM_JOB_NONE);
+	km_session_queue(session, job);
 }
 
 gboolean km_session_close_finish(KmSession *session, GAsyncResult *result, GError **error)

@@ -271,33 +271,46 @@ static void job_free(gpointer data)
 	g_free(job);
 }
 
-void km_session_queue(KmSession *session, KmJobFunc run, KmJobFlags flags,
-		      gpointer data, GDestroyNotify free_data, KmProgressCallback progress,
-		      gpointer progress_data, GDestroyNotify progress_notify,
-		      GCancellable *cancellable, GAsyncReadyCallback callback,
-		      gpointer user_data, gpointer source_tag)
+KmJob *km_job_new(GTask *task, KmJobFunc run, KmJobFlags flags)
 {
 	KmJob *job = g_new0(KmJob, 1);
 
-	job->session = session;
-	job->task = g_task_new(session, cancellable, callback, user_data);
-	g_task_set_source_tag(job->task, source_tag);
+	job->session = KM_SESSION(g_task_get_source_object(task));
+	job->task = task;
 	/* The worker decides: an edit committed before the cancel is a success. */
-	g_task_set_check_cancellable(job->task, FALSE);
+	g_task_set_check_cancellable(task, FALSE);
 	job->run = run;
 	job->flags = flags;
+	g_task_set_task_data(task, job, job_free);
+	return job;
+}
+
+void km_job_set_data(KmJob *job, gpointer data, GDestroyNotify free_data)
+{
 	job->data = data;
 	job->free_data = free_data;
+}
+
+void km_job_set_progress(KmJob *job, KmProgressCallback progress, gpointer progress_data,
+			 GDestroyNotify progress_notify)
+{
+	KmSession *session = job->session;
+
 	if (progress)
 		job->progress = km_progress_merger_new(session->context, session, progress,
 						       progress_data, progress_notify,
-						       cancellable, &session->progress_stats);
+						       g_task_get_cancellable(job->task),
+						       &session->progress_stats);
 	else if (progress_notify)
 		progress_notify(progress_data);
-	g_task_set_task_data(job->task, job, job_free);
+}
+
+void km_session_queue(KmSession *session, KmJob *job)
+{
+	g_assert(job->session == session);
 	if (session->n_jobs++ == 0)
 		g_object_notify_by_pspec(G_OBJECT(session), props[PROP_BUSY]);
-	if (!(flags & KM_JOB_CHANGES) || !session->holding_changes) {
+	if (!(job->flags & KM_JOB_CHANGES) || !session->holding_changes) {
 		g_async_queue_push(session->queue, job);
 		return;
 	}

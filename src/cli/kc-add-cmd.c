@@ -5,11 +5,11 @@
  * once however many files are added. The files are found by the import's
  * walk (km-import-walk.h), as the app finds them.
  *
- * Duplicates (km_transaction_find_duplicate) are skipped unless
- * --force-duplicates; files that are no playable tune are refused with the
- * reason (kept as data with --taxi). Before each file the free space is
- * checked, so a full player stops the command between files, with a margin
- * left for the properties files and the new smalldb of the commit.
+ * Each file goes through the library's import (km_transaction_import, the
+ * app's too): duplicates are skipped unless --force-duplicates; files that
+ * are no playable tune are refused with the reason (kept as data with
+ * --taxi); the room check says whether it fits with what the commit
+ * writes, so a full player stops the command between files.
  *
  * Ctrl-C (SIGINT) stops at once: the file being copied is dropped (the
  * transaction removes what it wrote of it) and the files already copied
@@ -27,9 +27,8 @@
 #include <sys/stat.h>
 
 #include "kc-progress.h"
+#include "km-import-add.h"
 #include "km-import-walk.h"
-#include "km-import.h"
-#include "km-transaction.h"
 
 enum { ADD_EXIT_INTERRUPTED = 130 };
 
@@ -98,44 +97,14 @@ static void on_walk_problem(const char *path, guint root, gboolean is_root,
 	refuse(data, path, is_root || problem == KM_WALK_TOO_DEEP, message ? message : why[problem]);
 }
 
-/* ---- free space ---- */
-
-static uint64_t file_size(struct omfs_fs *fs, const char *path)
-{
-	struct omfs_stat st;
-	uint64_t ino;
-
-	if (omfs_resolve(fs, path, &ino) || omfs_stat(fs, ino, &st))
-		return 0;
-	return st.size;
-}
-
-/*
- * Whether size more bytes fit with room left for the commit: a properties
- * file per track (a cluster each, as every file), the journal, and the new
- * smalldb, written next to the old one before it replaces it.
- */
-static int check_space(struct add_job *job, const char *path, uint64_t size)
-{
-	struct omfs_fs *fs = km_library_get_fs(job->kl.lib);
-	struct omfs_statfs sfs;
-	uint64_t cluster, need, free_bytes;
-	int err = omfs_statfs(fs, &sfs);
-
-	if (err)
-		return kc_fail(job->ctx, "free space", err);
-	cluster = (uint64_t)sfs.clustersize * sfs.blocksize;
-	need = (size + cluster - 1) / cluster * cluster + 2 * cluster;
-	need += 2 * file_size(fs, "var/smalldb") + (job->added + 1) * (cluster + 2048) + (1 << 20);
-	free_bytes = sfs.free_blocks * sfs.blocksize;
-	if (need <= free_bytes)
-		return KC_EXIT_OK;
-	return kc_failf(job->ctx, "%s: the player is full: %" G_GUINT64_FORMAT " bytes free, "
-			"this file needs %" G_GUINT64_FORMAT " with the room the library's files "
-			"need; stopping", path, free_bytes, need);
-}
-
 /* ---- adding ---- */
+
+static void on_begin(const char *path, guint64 size, gpointer data)
+{
+	struct add_job *job = data;
+
+	kc_progress_file_begin(&job->progress, path, size);
+}
 
 static void on_progress(guint64 done, guint64 total, gpointer data)
 {
@@ -146,45 +115,26 @@ static void on_progress(guint64 done, guint64 total, gpointer data)
 		g_cancellable_cancel(job->cancellable);
 }
 
-static bool is_duplicate(struct add_job *job, const KmWalkFile *it, KmProperties *props)
-{
-	guint32 fid;
-
-	if (add_force_duplicates || !km_transaction_find_duplicate(job->tx, props, &fid))
-		return false;
-	printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT " (--force-duplicates "
-	       "adds it anyway)\n", it->path, fid);
-	job->duplicates++;
-	return true;
-}
-
-/* One file; false stops the job (an error, a full player, Ctrl-C). */
+/* One file through the library's import (km_transaction_import); false stops the job. */
 static bool add_one(struct add_job *job, const KmWalkFile *it)
 {
-	KmImportFlags flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE;
-	g_autoptr(KmProperties) props = NULL;
+	KmImportOptions options = {
+		.flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE,
+		.copy_duplicates = add_force_duplicates, .begin = on_begin,
+		.progress = on_progress, .data = job, .cancellable = job->cancellable,
+	};
 	g_autoptr(GError) error = NULL;
-	guint32 fid;
+	KmImportResult r;
 
-	props = km_import_file(it->path, flags, &error);
-	if (!props) {
-		/* the message names the file */
-		kc_failf(job->ctx, "not added: %s", error->message);
-		job->refused++;
-		job->failed |= it->is_root;
-		return true;
-	}
-	if (is_duplicate(job, it, props))
-		return true;
-	if (check_space(job, it->path, it->size)) {
-		job->refused++;
-		job->failed = true;
-		return false;
-	}
-	kc_progress_file_begin(&job->progress, it->path, it->size);
-	if (!km_transaction_add_file(job->tx, props, it->path, on_progress, job, job->cancellable,
-				     &fid, &error)) {
+	if (!km_transaction_import(job->tx, it->path, it->size, &options, &r, &error)) {
 		kc_progress_finish(&job->progress);
+		if (error->domain == KM_IMPORT_ERROR) {
+			/* the message names the file */
+			kc_failf(job->ctx, "not added: %s", error->message);
+			job->refused++;
+			job->failed |= it->is_root;
+			return true;
+		}
 		if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
 			kc_fail_gerror(job->ctx, it->path, error);
 			job->refused++;
@@ -192,8 +142,22 @@ static bool add_one(struct add_job *job, const KmWalkFile *it)
 		}
 		return false;
 	}
+	if (r.outcome == KM_IMPORT_DUPLICATE) {
+		printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT " (--force-duplicates "
+		       "adds it anyway)\n", it->path, r.fid);
+		job->duplicates++;
+		return true;
+	}
+	if (r.outcome == KM_IMPORT_NO_ROOM) {
+		kc_failf(job->ctx, "%s: the player is full: %" G_GUINT64_FORMAT " bytes free, "
+			 "this file needs %" G_GUINT64_FORMAT " with the room the library's files "
+			 "need; stopping", it->path, r.room.free_bytes, r.room.needed);
+		job->refused++;
+		job->failed = true;
+		return false;
+	}
 	kc_progress_file_end(&job->progress);
-	printf("added fid %" G_GUINT32_FORMAT ": %s\n", fid, it->path);
+	printf("added fid %" G_GUINT32_FORMAT ": %s\n", r.fid, it->path);
 	job->added++;
 	return true;
 }

@@ -165,7 +165,7 @@ static int fsck_backup(struct kc_ctx *ctx, const struct omfs_blockdev *disk)
 		return kc_failf(ctx, "%s: %s", backup_verify, msg);
 	}
 	for (unsigned i = 0; err == 0 && i < label.n_partitions; i++) {
-		struct km_window_device *win = km_karma_partition_open(disk, &label.partitions[i],
+		struct km_partition_device *win = km_karma_partition_open(disk, &label.partitions[i],
 								       msg, sizeof(msg));
 		struct omfs_fsck_opts opts = { .report = print_finding, .report_ctx = name };
 		struct omfs_fsck_result res;
@@ -173,8 +173,8 @@ static int fsck_backup(struct kc_ctx *ctx, const struct omfs_blockdev *disk)
 		g_snprintf(name, sizeof(name), "partition %u", label.partitions[i].number);
 		if (!win)
 			return kc_failf(ctx, "%s: %s: %s", backup_verify, name, msg);
-		worst = MAX(worst, omfs_fsck(km_window_device_blockdev(win), &opts, &res));
-		km_window_device_close(win);
+		worst = MAX(worst, omfs_fsck(km_partition_device_blockdev(win), &opts, &res));
+		km_partition_device_close(win);
 	}
 	if (worst > OMFS_FSCK_CORRECTED)
 		return kc_failf(ctx, "%s: the backed-up volumes have errors (fsck code %d)",

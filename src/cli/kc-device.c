@@ -26,8 +26,8 @@
 struct kc_device {
 	struct km_image_device *img;		/* without --simulate */
 	struct km_karma_usb *usb;		/* with it */
-	struct km_window_device *win;		/* --offset on the simulated player */
-	struct km_window_device *part;		/* the partition the volume is */
+	struct km_partition_device *win;	/* --offset on the simulated player */
+	struct km_partition_device *part;	/* the partition the volume is */
 	unsigned part_number;
 	struct km_sim_karma_stats sim_stats;	/* the sim's, when it is freed */
 	const struct omfs_blockdev *bdev;
@@ -75,10 +75,10 @@ static int open_karma(struct kc_ctx *ctx, struct km_usb_transport *t, struct kc_
 	d->bdev = km_karma_usb_blockdev(d->usb);
 	if (!ctx->offset)
 		return 0;
-	d->win = km_window_device_open(d->bdev, ctx->offset, 0, msg, msglen);
+	d->win = km_partition_device_open(d->bdev, ctx->offset, 0, msg, msglen);
 	if (!d->win)
 		return -errno;
-	d->bdev = km_window_device_blockdev(d->win);
+	d->bdev = km_partition_device_blockdev(d->win);
 	return 0;
 }
 
@@ -169,8 +169,8 @@ static int close_parts(struct kc_device *d, char *msg, size_t msglen)
 {
 	int err = 0;
 
-	km_window_device_close(d->part);
-	km_window_device_close(d->win);
+	km_partition_device_close(d->part);
+	km_partition_device_close(d->win);
 	if (d->usb)
 		err = km_karma_usb_close(d->usb, msg, msglen);
 	else if (d->img)
@@ -243,7 +243,7 @@ int kc_device_partition(struct kc_ctx *ctx, struct kc_device *d,
 {
 	char msg[OMFS_ERRMSG_MAX] = "";
 
-	km_window_device_close(d->part);
+	km_partition_device_close(d->part);
 	d->part = NULL;
 	d->part_number = 0;
 	for (unsigned i = 0; i < label->n_partitions && !d->part; i++)
@@ -254,7 +254,7 @@ int kc_device_partition(struct kc_ctx *ctx, struct kc_device *d,
 		return kc_failf(ctx, "%s: %s", ctx->image,
 				msg[0] ? msg : "the partition label has no such partition");
 	d->part_number = number;
-	*volume = km_window_device_blockdev(d->part);
+	*volume = km_partition_device_blockdev(d->part);
 	return KC_EXIT_OK;
 }
 

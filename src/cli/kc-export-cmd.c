@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kc-export-cmd.c - karmactl export: tracks copied out of the library into
- * a host folder, named by a template of their properties (km-export.h:
- * safe names, never overwriting a file that is there).
+ * a host folder by the library's export pipeline (km_library_export(), the
+ * app's too: template names, never overwriting, the length checked, a file
+ * cut short removed). A track that fails is said and the next one tried;
+ * the command then exits 1.
  */
 #include "kc-library.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <limits.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "kc-progress.h"
 #include "km-export.h"
@@ -36,119 +35,105 @@ static const GOptionEntry export_options[] = {
 struct export_job {
 	struct kc_ctx *ctx;
 	KmLibrary *lib;
-	GPtrArray *objects;	/* KmProperties* to export */
+	GArray *fids;		/* guint32: the tracks to export */
 	struct kc_progress progress;
-	void *buf;
+	char *name;		/* the current track's, which the progress line shows */
+	unsigned exported, failed;
 };
 
-static bool is_track(const KmProperties *p)
-{
-	/* a playlist's data is its list, not a file anyone would want out */
-	return g_strcmp0(km_properties_get(p, "type"), "playlist") != 0;
-}
-
 /* The FIDs given, each of which must be there, or every track matching --query. */
-static int select_objects(struct export_job *job)
+static int select_fids(struct export_job *job)
 {
 	struct kc_ctx *ctx = job->ctx;
 	g_autofree char *folded = NULL;
 	g_autoptr(GPtrArray) all = NULL;
 
-	job->objects = g_ptr_array_new_with_free_func((GDestroyNotify)km_properties_unref);
+	job->fids = g_array_new(FALSE, FALSE, sizeof(guint32));
 	for (int i = 0; i < ctx->argc; i++) {
-		KmProperties *p;
 		guint32 fid;
 		int status = kc_parse_fid(ctx, ctx->argv[i], &fid);
 
 		if (status)
 			return status;
-		p = km_library_lookup(job->lib, fid);
-		if (!p)
+		if (!km_library_lookup(job->lib, fid))
 			return kc_failf(ctx, "no object with fid %" G_GUINT32_FORMAT, fid);
-		g_ptr_array_add(job->objects, km_properties_ref(p));
+		g_array_append_val(job->fids, fid);
 	}
 	if (ctx->argc)
 		return KC_EXIT_OK;
 	folded = export_query ? g_utf8_casefold(export_query, -1) : NULL;
 	all = km_library_list(job->lib);
-	for (guint i = 0; i < all->len; i++)
-		if (is_track(all->pdata[i]) && kc_library_matches(all->pdata[i], folded))
-			g_ptr_array_add(job->objects, km_properties_ref(all->pdata[i]));
+	for (guint i = 0; i < all->len; i++) {
+		KmProperties *p = all->pdata[i];
+		guint32 fid = km_properties_get_fid(p);
+
+		/* a playlist's data is its list, not a file anyone would want out */
+		if (km_properties_get_object_type(p) != KM_OBJECT_PLAYLIST &&
+		    kc_library_matches(p, folded))
+			g_array_append_val(job->fids, fid);
+	}
 	return KC_EXIT_OK;
 }
 
-static int copy_data(struct export_job *job, guint32 fid, int fd, const char *path)
+static void on_begin(guint32 fid, const KmProperties *props, const char *relative, guint64 size,
+		     gpointer data)
 {
-	g_autoptr(GError) error = NULL;
-	guint64 off = 0;
+	struct export_job *job = data;
 
-	for (;;) {
-		gssize n = km_library_read_data(job->lib, fid, off, job->buf, KC_IO_SIZE, &error);
-		int err;
-
-		if (n < 0)
-			return kc_fail_gerror(job->ctx, "reading the track", error);
-		if (n == 0)
-			return KC_EXIT_OK;
-		err = kc_write_all(fd, job->buf, (size_t)n);
-		if (err)
-			return kc_fail_errno(job->ctx, path, err);
-		off += (guint64)n;
-		kc_progress_file_update(&job->progress, off);
-	}
+	g_free(job->name);
+	job->name = g_strdup(relative);
+	kc_progress_file_begin(&job->progress, job->name, size);
 }
 
-/* One track; a file left half-written is removed. */
-static int export_one(struct export_job *job, KmProperties *p)
+static void on_progress(guint64 done, guint64 total, gpointer data)
 {
-	guint32 fid = km_properties_get_fid(p);
-	g_autoptr(GError) error = NULL;
-	g_autofree char *rel = NULL;
-	g_autofree char *path = NULL;
-	guint64 size = 0;
-	int fd, status;
+	struct export_job *job = data;
 
-	rel = km_export_relative_path(p, export_template, &error);
-	if (!rel)
-		return kc_usage(job->ctx, "--template: %s", error->message);
-	if (!km_library_get_data_size(job->lib, fid, &size, &error))
-		return kc_fail_gerror(job->ctx, "the track", error);
-	fd = km_export_create_unique(export_to, rel, &path, &error);
-	if (fd < 0)
-		return kc_fail_gerror(job->ctx, export_to, error);
-	kc_progress_file_begin(&job->progress, rel, size);
-	status = copy_data(job, fid, fd, path);
-	if (close(fd) < 0 && !status)
-		status = kc_fail_errno(job->ctx, path, errno);
-	if (status) {
-		kc_progress_finish(&job->progress);
-		g_unlink(path);
-		return status;
+	kc_progress_file_update(&job->progress, done);
+}
+
+/* Each track: its file, or why not (and the next one is tried). */
+static void on_done(guint32 fid, const char *path, const GError *error, gpointer data)
+{
+	struct export_job *job = data;
+	g_autofree char *what = NULL;
+
+	if (path) {
+		kc_progress_file_end(&job->progress);
+		printf("fid %" G_GUINT32_FORMAT " -> %s\n", fid, path);
+		job->exported++;
+		return;
 	}
-	kc_progress_file_end(&job->progress);
-	printf("fid %" G_GUINT32_FORMAT " -> %s\n", fid, path);
-	return KC_EXIT_OK;
+	kc_progress_finish(&job->progress);
+	what = g_strdup_printf("fid %" G_GUINT32_FORMAT, fid);
+	kc_fail_gerror(job->ctx, what, error);
+	job->failed++;
 }
 
 static int export_all(struct export_job *job)
 {
+	KmExportOptions options = {
+		.folder = export_to, .template = export_template, .begin = on_begin,
+		.progress = on_progress, .done = on_done, .data = job,
+	};
+	const guint32 *fids = (const guint32 *)job->fids->data;
 	g_autoptr(GError) error = NULL;
-	guint64 total = 0, size;
-	int status = KC_EXIT_OK;
 
-	for (guint i = 0; i < job->objects->len; i++) {
-		guint32 fid = km_properties_get_fid(job->objects->pdata[i]);
-
-		if (km_library_get_data_size(job->lib, fid, &size, NULL))
-			total += size;
+	kc_progress_init(&job->progress, export_progress, job->fids->len,
+			 km_library_get_data_total(job->lib, fids, job->fids->len));
+	if (!km_library_export(job->lib, fids, job->fids->len, &options, &error)) {
+		if (g_error_matches(error, KM_EXPORT_ERROR, KM_EXPORT_ERROR_TEMPLATE))
+			return kc_usage(job->ctx, "--template: %s", error->message);
+		if (!job->failed)	/* not said yet: nothing was tried */
+			return kc_fail_gerror(job->ctx, export_to, error);
 	}
-	kc_progress_init(&job->progress, export_progress, job->objects->len, total);
-	for (guint i = 0; i < job->objects->len && !status; i++)
-		status = export_one(job, job->objects->pdata[i]);
-	if (!status)
-		printf("%u track%s exported to %s\n", job->objects->len,
-		       job->objects->len == 1 ? "" : "s", export_to);
-	return status;
+	printf("%u track%s exported to %s", job->exported, job->exported == 1 ? "" : "s",
+	       export_to);
+	if (job->failed || error)
+		printf(" (%u failed%s)", job->failed,
+		       error ? ", the rest not tried" : "");
+	printf("\n");
+	return job->failed || error ? KC_EXIT_FAIL : KC_EXIT_OK;
 }
 
 static int export_run(struct kc_ctx *ctx)
@@ -163,20 +148,16 @@ static int export_run(struct kc_ctx *ctx)
 		return kc_usage(ctx, "--query is not valid UTF-8");
 	if (export_query && ctx->argc)
 		return kc_usage(ctx, "--query and FIDs: give one or the other");
-	if (g_mkdir_with_parents(export_to, 0777) != 0)
-		return kc_fail_errno(ctx, export_to, errno);
 	status = kc_library_open(ctx, false, false, &kl);
 	if (status)
 		return status;
 	job.lib = kl.lib;
-	/* kc_io_buffer() belongs to the commands on a mounted volume */
-	job.buf = g_malloc(KC_IO_SIZE);
-	status = select_objects(&job);
+	status = select_fids(&job);
 	if (!status)
 		status = export_all(&job);
-	if (job.objects)
-		g_ptr_array_unref(job.objects);
-	g_free(job.buf);
+	if (job.fids)
+		g_array_unref(job.fids);
+	g_free(job.name);
 	return kc_library_close(ctx, &kl, status);
 }
 

@@ -17,11 +17,6 @@ static const GOptionEntry playlist_options[] = {
 	{ NULL }
 };
 
-static bool is_playlist(const KmProperties *p)
-{
-	return p && g_strcmp0(km_properties_get(p, "type"), "playlist") == 0;
-}
-
 static const char *title_of(const KmProperties *p)
 {
 	const char *t = km_properties_get(p, "title");
@@ -43,13 +38,15 @@ static int find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, gu
 	g_autoptr(GPtrArray) all = NULL;
 	unsigned found = 0;
 
-	if (kc_fid_from_string(arg, fid) && is_playlist(km_library_lookup(lib, *fid)))
+	if (kc_fid_from_string(arg, fid) &&
+	    km_properties_get_object_type(km_library_lookup(lib, *fid)) == KM_OBJECT_PLAYLIST)
 		return KC_EXIT_OK;
 	all = km_library_list(lib);
 	g_autoptr(GString) fids = g_string_new(NULL);
 
 	for (guint i = 0; i < all->len; i++) {
-		if (!is_playlist(all->pdata[i]) || strcmp(title_of(all->pdata[i]), arg) != 0)
+		if (km_properties_get_object_type(all->pdata[i]) != KM_OBJECT_PLAYLIST ||
+		    strcmp(title_of(all->pdata[i]), arg) != 0)
 			continue;
 		*fid = km_properties_get_fid(all->pdata[i]);
 		g_string_append_printf(fids, "%s%" G_GUINT32_FORMAT, found ? ", " : "", *fid);
@@ -98,7 +95,7 @@ static int list_playlists(struct kc_ctx *ctx, KmLibrary *lib)
 		g_autofree char *name = NULL;
 		g_autofree char *why = NULL;
 
-		if (!is_playlist(all->pdata[i]))
+		if (km_properties_get_object_type(all->pdata[i]) != KM_OBJECT_PLAYLIST)
 			continue;
 		name = shown(all->pdata[i], "title");
 		entries = km_playlist_from_properties(all->pdata[i], &error);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-karma-label.c - the Rio Karma partition label, and window devices.
+ * km-karma-label.c - the Rio Karma partition label, and partition devices.
  *
  * Sector 0 layout (docs/KARMA.md §5.1): entries of 16 bytes at 270 and 286
  * ({LE32 reserved, u8 fstype, 3 reserved, LE32 start, LE32 size}, in 512-byte
@@ -197,21 +197,21 @@ int km_karma_label_build(uint8_t sector[KM_KARMA_SECTOR_SIZE], const struct km_k
 	return err;
 }
 
-struct km_window_device {
+struct km_partition_device {
 	struct omfs_blockdev bdev;
 	const struct omfs_blockdev *parent;
 	uint64_t offset;
 	uint64_t length;
 };
 
-static bool window_in_range(const struct km_window_device *w, uint64_t off, size_t len)
+static bool window_in_range(const struct km_partition_device *w, uint64_t off, size_t len)
 {
 	return off <= w->length && len <= w->length - off;
 }
 
 static int window_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
-	struct km_window_device *w = ctx;
+	struct km_partition_device *w = ctx;
 
 	if (!window_in_range(w, off, len))
 		return -EIO;
@@ -220,7 +220,7 @@ static int window_read(void *ctx, uint64_t off, void *buf, size_t len)
 
 static int window_write(void *ctx, uint64_t off, const void *buf, size_t len)
 {
-	struct km_window_device *w = ctx;
+	struct km_partition_device *w = ctx;
 
 	if (!window_in_range(w, off, len))
 		return -EIO;
@@ -229,21 +229,22 @@ static int window_write(void *ctx, uint64_t off, const void *buf, size_t len)
 
 static int window_flush(void *ctx)
 {
-	struct km_window_device *w = ctx;
+	struct km_partition_device *w = ctx;
 
 	return w->parent->flush(w->parent->ctx);
 }
 
 static uint64_t window_size(void *ctx)
 {
-	return ((struct km_window_device *)ctx)->length;
+	return ((struct km_partition_device *)ctx)->length;
 }
 
-struct km_window_device *km_window_device_open(const struct omfs_blockdev *parent, uint64_t offset,
-					       uint64_t length, char *msg, size_t msglen)
+struct km_partition_device *km_partition_device_open(const struct omfs_blockdev *parent,
+						     uint64_t offset, uint64_t length,
+						     char *msg, size_t msglen)
 {
 	uint64_t size = parent->size(parent->ctx);
-	struct km_window_device *w;
+	struct km_partition_device *w;
 
 	if (offset > size || length > size - offset) {
 		snprintf(msg, msglen, "a window at offset %llu of %llu bytes lies past the end of the device (%llu bytes)",
@@ -268,7 +269,7 @@ struct km_window_device *km_window_device_open(const struct omfs_blockdev *paren
 	return w;
 }
 
-struct km_window_device *km_karma_partition_open(const struct omfs_blockdev *parent,
+struct km_partition_device *km_karma_partition_open(const struct omfs_blockdev *parent,
 						 const struct km_karma_partition *part,
 						 char *msg, size_t msglen)
 {
@@ -278,16 +279,16 @@ struct km_window_device *km_karma_partition_open(const struct omfs_blockdev *par
 		errno = EINVAL;
 		return NULL;
 	}
-	return km_window_device_open(parent, km_karma_partition_offset(part),
-				     km_karma_partition_length(part), msg, msglen);
+	return km_partition_device_open(parent, km_karma_partition_offset(part),
+					km_karma_partition_length(part), msg, msglen);
 }
 
-const struct omfs_blockdev *km_window_device_blockdev(struct km_window_device *w)
+const struct omfs_blockdev *km_partition_device_blockdev(struct km_partition_device *w)
 {
 	return &w->bdev;
 }
 
-void km_window_device_close(struct km_window_device *w)
+void km_partition_device_close(struct km_partition_device *w)
 {
 	free(w);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-karma-label.h - the Rio Karma partition label (sector 0 of the whole
- * disk, docs/KARMA.md §5.1), and window devices: a partition, or
- * any byte range, of an omfs_blockdev seen as an omfs_blockdev of its own.
+ * disk, docs/KARMA.md §5.1), and partition devices: a partition, or
+ * any byte range (a window), of an omfs_blockdev seen as an omfs_blockdev of
+ * its own.
  *
  * Everything in the label is little-endian. A label read from a disk is
  * never trusted: every entry is checked against the device before use.
@@ -78,14 +79,15 @@ void km_karma_label_build_unfinished(uint8_t sector[KM_KARMA_SECTOR_SIZE]);
  * 0 means up to the end. The parent must outlive the window. Returns NULL with
  * errno set (EINVAL when the window lies past the parent's end) and a sentence.
  */
-struct km_window_device;
-struct km_window_device *km_window_device_open(const struct omfs_blockdev *parent, uint64_t offset,
-					       uint64_t length, char *msg, size_t msglen);
+struct km_partition_device;
+struct km_partition_device *km_partition_device_open(const struct omfs_blockdev *parent,
+						     uint64_t offset, uint64_t length,
+						     char *msg, size_t msglen);
 /* The window onto one partition of the whole disk `parent`. */
-struct km_window_device *km_karma_partition_open(const struct omfs_blockdev *parent,
-						 const struct km_karma_partition *part,
-						 char *msg, size_t msglen);
-const struct omfs_blockdev *km_window_device_blockdev(struct km_window_device *win);
-void km_window_device_close(struct km_window_device *win);
+struct km_partition_device *km_karma_partition_open(const struct omfs_blockdev *parent,
+						    const struct km_karma_partition *part,
+						    char *msg, size_t msglen);
+const struct omfs_blockdev *km_partition_device_blockdev(struct km_partition_device *win);
+void km_partition_device_close(struct km_partition_device *win);
 
 #endif

@@ -27,13 +27,13 @@ static void plan_volume(GArray *plan, const struct omfs_blockdev *disk, guint64 
 {
 	struct omfs_mount_opts opts = { .read_only = true };
 	char msg[OMFS_ERRMSG_MAX] = "";
-	struct km_window_device *win;
+	struct km_partition_device *win;
 	struct omfs_fs *fs = NULL;
 	struct omfs_statfs sfs;
 	guint64 start, count, block = 0, end = base;
 
-	win = km_window_device_open(disk, base, length, msg, sizeof(msg));
-	if (win && omfs_mount(km_window_device_blockdev(win), &opts, &fs, msg, sizeof(msg)) == 0) {
+	win = km_partition_device_open(disk, base, length, msg, sizeof(msg));
+	if (win && omfs_mount(km_partition_device_blockdev(win), &opts, &fs, msg, sizeof(msg)) == 0) {
 		omfs_statfs(fs, &sfs);
 		while (omfs_next_used_run(fs, block, &start, &count)) {
 			add_range(plan, base + start * sfs.blocksize, count * sfs.blocksize);
@@ -46,7 +46,7 @@ static void plan_volume(GArray *plan, const struct omfs_blockdev *disk, guint64 
 						       name, msg));
 	}
 	if (win)
-		km_window_device_close(win);
+		km_partition_device_close(win);
 	/* past the volume's last block: not OMFS's, so copied */
 	add_range(plan, end, base + length - end);
 }

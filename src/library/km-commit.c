@@ -118,11 +118,6 @@ static gboolean write_journal(KmLibrary *lib, GBytes *journal, GError **error)
 	return FALSE;
 }
 
-static gboolean is_playlist(KmProperties *object)
-{
-	return g_strcmp0(km_properties_get(object, "type"), "playlist") == 0;
-}
-
 /* Remove an object's properties file and, when `with_data`, its data file. */
 static gboolean remove_fid_files(KmLibrary *lib, guint32 fid, gboolean with_data,
 				 GError **error)
@@ -147,7 +142,8 @@ static gboolean remove_fid_files(KmLibrary *lib, guint32 fid, gboolean with_data
 /* The files a put replaces: its properties file, and a playlist's data file. */
 static gboolean remove_replaced(KmLibrary *lib, KmProperties *object, GError **error)
 {
-	return remove_fid_files(lib, km_properties_get_fid(object), is_playlist(object), error);
+	return remove_fid_files(lib, km_properties_get_fid(object),
+				km_properties_get_object_type(object) == KM_OBJECT_PLAYLIST, error);
 }
 
 /* A playlist's data file is its blob, as libkarma writes it. */
@@ -158,7 +154,7 @@ static gboolean write_playlist_data(KmLibrary *lib, KmProperties *object, uint64
 	char name[4], path[KM_FID_PATH_SIZE];
 	guint32 fid = km_properties_get_fid(object);
 
-	if (!is_playlist(object))
+	if (km_properties_get_object_type(object) != KM_OBJECT_PLAYLIST)
 		return TRUE;
 	if (!blob)
 		blob = g_bytes_new_static("", 0);
@@ -225,27 +221,25 @@ static gboolean remove_objects(KmLibrary *lib, const KmChangeSet *cs, GError **e
 	return km_files_sync(lib, error);
 }
 
-/* Blocks a new file of len bytes takes: its inode (mirrored), whole clusters of data. */
-static guint64 file_blocks(const struct omfs_statfs *sfs, guint64 len)
+guint64 km_commit_file_blocks(const struct omfs_statfs *sfs, guint64 len)
 {
 	guint64 cluster = (guint64)sfs->blocksize * MAX(sfs->clustersize, 1u);
 
 	return MAX(sfs->mirrors, 1u) + (len + cluster - 1) / cluster * MAX(sfs->clustersize, 1u);
 }
 
-/* What the commit writes before it frees anything, generously (directories may grow). */
-static guint64 blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
-			     GBytes *journal, GBytes *smalldb)
+guint64 km_commit_blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
+				guint64 journal_size, guint64 smalldb_size)
 {
-	guint64 n = 4 * file_blocks(sfs, 0) + file_blocks(sfs, g_bytes_get_size(smalldb));
+	guint64 n = 4 * km_commit_file_blocks(sfs, 0) + km_commit_file_blocks(sfs, smalldb_size);
 
-	if (journal)
-		n += file_blocks(sfs, g_bytes_get_size(journal));
+	if (journal_size)
+		n += km_commit_file_blocks(sfs, journal_size);
 	for (guint i = 0; i < cs->puts->len; i++) {
 		g_autoptr(GBytes) text = km_properties_serialize(cs->puts->pdata[i]);
 
 		/* a playlist's data file is its blob, no larger than its escaped text */
-		n += 2 * file_blocks(sfs, g_bytes_get_size(text));
+		n += 2 * km_commit_file_blocks(sfs, g_bytes_get_size(text));
 	}
 	return n;
 }
@@ -283,7 +277,10 @@ static gboolean make_room(KmLibrary *lib, const KmChangeSet *cs, GBytes *journal
 
 	if (err)
 		return km_files_error(lib, err, error, "reading the free space");
-	if (!cs->deletes->len || sfs.free_blocks >= blocks_needed(&sfs, cs, journal, smalldb))
+	if (!cs->deletes->len ||
+	    sfs.free_blocks >= km_commit_blocks_needed(&sfs, cs,
+						       journal ? g_bytes_get_size(journal) : 0,
+						       g_bytes_get_size(smalldb)))
 		return TRUE;
 	for (guint i = 0; i < cs->deletes->len; i++)
 		if (!remove_data_file(lib, g_array_index(cs->deletes, guint32, i), error))

@@ -2,7 +2,8 @@
 /*
  * km-export.h - where a track copied out of the Karma goes: a file name made
  * from its properties by a template, made safe, and created without ever
- * overwriting a file that is already there. No device access here.
+ * overwriting a file that is already there; and the export pipeline that
+ * copies tracks out of a library under those names.
  *
  * The template is text with %X expansions; '/' separates folders:
  *   %a  artist                       "Unknown Artist" when absent
@@ -36,11 +37,18 @@
  * - a name left empty becomes "_".
  * So the result is always a relative path that stays inside the folder it
  * is joined to.
+ *
+ * km_library_export() is the whole pipeline, the one the app's export job
+ * and karmactl export both run (km-export-tracks.c): names by the template,
+ * files created without overwriting, each copied and its length checked,
+ * a file cut short removed.
  */
 #ifndef KM_EXPORT_H
 #define KM_EXPORT_H
 
+#include "km-library.h"
 #include "km-properties.h"
+#include "km-transaction.h"
 
 G_BEGIN_DECLS
 
@@ -89,6 +97,38 @@ char *km_export_unique_path(const char *dir, const char *relative_path, GError *
  */
 int km_export_create_unique(const char *dir, const char *relative_path, char **out_path,
 			    GError **error);
+
+typedef struct {
+	const char *folder;	/* the host folder, made (0755) when missing */
+	const char *template;	/* NULL: KM_EXPORT_DEFAULT_TEMPLATE */
+	/* A track is about to be copied: relative is its name by the template. */
+	void (*begin)(guint32 fid, const KmProperties *props, const char *relative, guint64 size,
+		      gpointer data);
+	/* Bytes of the current track copied (may be NULL). */
+	KmProgressFunc progress;
+	/*
+	 * Each track tried, in order: path, the file made, or NULL and why
+	 * not. A track that fails does not end the batch, unless the export
+	 * was cancelled or the player failed (see km_library_export()).
+	 */
+	void (*done)(guint32 fid, const char *path, const GError *error, gpointer data);
+	gpointer data;
+	GCancellable *cancellable;	/* checked between chunks; may be NULL */
+} KmExportOptions;
+
+/*
+ * Copy the data of the tracks fids into opts->folder, each reported through
+ * opts->done. FALSE with error when the export stopped before the end: a
+ * bad template or a folder that cannot be made (nothing tried), cancelled
+ * (G_IO_ERROR_CANCELLED), or the player failing (KM_LIBRARY_ERROR_IO or
+ * _FAILED) — the track that met it is reported with it, those after it are
+ * not tried. A track missing, damaged, or a host file that cannot be
+ * written is that track's failure, and the next one is tried.
+ */
+gboolean km_library_export(KmLibrary *lib, const guint32 *fids, guint n_fids,
+			   const KmExportOptions *opts, GError **error);
+/* The bytes of the tracks' data files (what an export copies), for progress. */
+guint64 km_library_get_data_total(KmLibrary *lib, const guint32 *fids, guint n_fids);
 
 G_END_DECLS
 

@@ -43,7 +43,7 @@ static gboolean format_partition(const struct omfs_blockdev *disk,
 {
 	struct omfs_mkfs_opts opts = { .label = name };
 	char msg[OMFS_ERRMSG_MAX] = "", what[32];
-	struct km_window_device *win;
+	struct km_partition_device *win;
 	gboolean ok = TRUE;
 	int err;
 
@@ -51,12 +51,12 @@ static gboolean format_partition(const struct omfs_blockdev *disk,
 	win = km_karma_partition_open(disk, part, msg, sizeof(msg));
 	if (!win)
 		return fail(error, path, what, msg);
-	err = omfs_mkfs(km_window_device_blockdev(win), &opts, msg, sizeof(msg));
+	err = omfs_mkfs(km_partition_device_blockdev(win), &opts, msg, sizeof(msg));
 	if (err < 0)
 		ok = fail(error, path, what, msg[0] ? msg : g_strerror(-err));
 	else if (part->number == 2)
-		ok = km_library_create_layout(km_window_device_blockdev(win), timestamp, error);
-	km_window_device_close(win);
+		ok = km_library_create_layout(km_partition_device_blockdev(win), timestamp, error);
+	km_partition_device_close(win);
 	return ok;
 }
 

@@ -30,6 +30,31 @@ gboolean km_files_lookup(KmLibrary *lib, uint64_t dir, const char *name, uint64_
 	return err == 0 || km_files_error(lib, err, error, name);
 }
 
+gboolean km_files_stat(KmLibrary *lib, uint64_t dir, const char *name, const char *what,
+		       struct omfs_stat *st, gboolean *found, GError **error)
+{
+	uint64_t ino;
+	int err;
+
+	*found = FALSE;
+	if (!km_files_lookup(lib, dir, name, &ino, error))
+		return FALSE;
+	if (ino == OMFS_NIL)
+		return TRUE;
+	err = omfs_stat(lib->fs, ino, st);
+	if (err)
+		return km_files_error(lib, err, error, what);
+	*found = TRUE;
+	return TRUE;
+}
+
+gboolean km_files_stat_smalldb(KmLibrary *lib, struct omfs_stat *st, gboolean *found,
+			       GError **error)
+{
+	return km_files_stat(lib, lib->var_ino, KM_SMALLDB_NAME, KM_VAR "/" KM_SMALLDB_NAME, st,
+			     found, error);
+}
+
 GBytes *km_files_read(KmLibrary *lib, uint64_t ino, gsize max, const char *what, GError **error)
 {
 	struct omfs_stat st;

@@ -60,7 +60,7 @@ static gboolean probe_partition(const struct omfs_blockdev *dev,
 				const struct km_karma_partition *part, char **why, GError **failed)
 {
 	char msg[OMFS_ERRMSG_MAX] = "";
-	struct km_window_device *win = km_karma_partition_open(dev, part, msg, sizeof(msg));
+	struct km_partition_device *win = km_karma_partition_open(dev, part, msg, sizeof(msg));
 	g_autoptr(GError) local = NULL;
 	struct omfs_fs *fs = NULL;
 	gboolean ok = FALSE;
@@ -69,7 +69,7 @@ static gboolean probe_partition(const struct omfs_blockdev *dev,
 		*why = g_strdup(msg);
 		return FALSE;
 	}
-	if (!mount_volume(NULL, km_window_device_blockdev(win), FALSE, &fs, &local)) {
+	if (!mount_volume(NULL, km_partition_device_blockdev(win), FALSE, &fs, &local)) {
 		if (g_error_matches(local, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO))
 			g_propagate_prefixed_error(failed, g_steal_pointer(&local),
 						   "partition %u: ", part->number);
@@ -81,7 +81,7 @@ static gboolean probe_partition(const struct omfs_blockdev *dev,
 			*why = g_strdup("no fids0/ and var/ at its root");
 		omfs_unmount(fs);
 	}
-	km_window_device_close(win);
+	km_partition_device_close(win);
 	return ok;
 }
 
@@ -150,7 +150,7 @@ static gboolean locate_volume(KmLibrary *lib, const struct omfs_blockdev *dev, g
 		return FALSE;
 	}
 	lib->partition = part.number;
-	*volume = km_window_device_blockdev(lib->window);
+	*volume = km_partition_device_blockdev(lib->window);
 	return TRUE;
 }
 

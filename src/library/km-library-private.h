@@ -28,7 +28,7 @@ G_BEGIN_DECLS
 struct _KmLibrary {
 	GObject parent_instance;
 
-	struct km_window_device *window;	/* the music partition of a whole disk */
+	struct km_partition_device *window;	/* the music partition of a whole disk */
 	const struct omfs_blockdev *volume;	/* what fs is mounted on (dev or window) */
 	struct omfs_fs *fs;			/* NULL once closed */
 	gboolean writable;
@@ -100,6 +100,12 @@ gboolean km_files_error(KmLibrary *lib, int err, GError **error, const char *wha
 /* *ino is OMFS_NIL when dir has no such name. */
 gboolean km_files_lookup(KmLibrary *lib, uint64_t dir, const char *name, uint64_t *ino,
 			 GError **error);
+/* What name in dir is (*found FALSE when dir has no such name); what names it in errors. */
+gboolean km_files_stat(KmLibrary *lib, uint64_t dir, const char *name, const char *what,
+		       struct omfs_stat *st, gboolean *found, GError **error);
+/* km_files_stat() of var/smalldb (the room check sizes it, verify checks it is a file). */
+gboolean km_files_stat_smalldb(KmLibrary *lib, struct omfs_stat *st, gboolean *found,
+			       GError **error);
 /* A whole file of at most max bytes; what names it in errors. */
 GBytes *km_files_read(KmLibrary *lib, uint64_t ino, gsize max, const char *what, GError **error);
 /* Remove name (when there) and write that back, then create it holding data. */
@@ -146,6 +152,17 @@ gboolean km_library_commit_changes(KmLibrary *lib, KmChangeSet *cs, KmCommitMode
 				   GError **error);
 /* The committed objects with cs applied (a new table). */
 GHashTable *km_library_apply_in_memory(KmLibrary *lib, const KmChangeSet *cs);
+/* Blocks a new file of len bytes takes: its inode (mirrored), whole clusters of data. */
+guint64 km_commit_file_blocks(const struct omfs_statfs *sfs, guint64 len);
+/*
+ * Blocks a commit of cs writes before it frees anything, generously
+ * (directories may grow): the journal and the new smalldb (their sizes in
+ * bytes; journal_size 0: no journal), and each put's properties file (and a
+ * playlist's data file). The room check (km-library-space.c) and the
+ * commit's own make_room() both count with it.
+ */
+guint64 km_commit_blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
+				guint64 journal_size, guint64 smalldb_size);
 
 /* ---- km-library-scan.c ---- */
 

@@ -303,17 +303,11 @@ static void check_rows_without_files(Plan *plan, const KmScan *scan)
 static gboolean check_smalldb_name(KmLibrary *lib, Plan *plan, GError **error)
 {
 	struct omfs_stat st;
-	uint64_t ino;
-	int err;
+	gboolean found;
 
-	if (!km_files_lookup(lib, lib->var_ino, KM_SMALLDB_NAME, &ino, error))
+	if (!km_files_stat_smalldb(lib, &st, &found, error))
 		return FALSE;
-	if (ino == OMFS_NIL)
-		return TRUE;
-	err = omfs_stat(lib->fs, ino, &st);
-	if (err)
-		return km_files_error(lib, err, error, KM_VAR "/" KM_SMALLDB_NAME);
-	if (!st.is_dir)
+	if (!found || !st.is_dir)
 		return TRUE;
 	find(plan, KM_VERIFY_SMALLDB_CORRUPT, 0, FALSE,
 	     KM_VAR "/" KM_SMALLDB_NAME ": a directory, not a file: remove it (karmactl rm -r /"

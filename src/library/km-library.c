@@ -23,7 +23,7 @@ static void km_library_finalize(GObject *object)
 
 	if (lib->fs)
 		km_library_close(lib, NULL);
-	g_clear_pointer(&lib->window, km_window_device_close);
+	g_clear_pointer(&lib->window, km_partition_device_close);
 	g_clear_pointer(&lib->objects, g_hash_table_unref);
 	g_clear_pointer(&lib->fids, km_fid_allocator_free);
 	g_clear_pointer(&lib->generation_floor, g_hash_table_unref);
@@ -70,7 +70,7 @@ gboolean km_library_close(KmLibrary *lib, GError **error)
 		km_files_error(lib, err, error, "writing back before closing");
 	omfs_unmount(lib->fs);
 	lib->fs = NULL;
-	g_clear_pointer(&lib->window, km_window_device_close);
+	g_clear_pointer(&lib->window, km_partition_device_close);
 	return err == 0;
 }
 
@@ -159,7 +159,7 @@ static void note_generations(KmLibrary *lib, const KmProperties *object)
 	if (km_properties_get_uint(object, "fid_generation", &generation) &&
 	    generation <= G_MAXUINT32)
 		raise_floor(lib, km_properties_get_fid(object), (guint32)generation);
-	if (g_strcmp0(km_properties_get(object, "type"), "playlist") != 0)
+	if (km_properties_get_object_type(object) != KM_OBJECT_PLAYLIST)
 		return;
 	entries = km_playlist_from_properties(object, NULL);
 	for (guint i = 0; entries && i < entries->len; i++) {
@@ -263,7 +263,7 @@ gboolean km_library_is_duplicate(const KmProperties *existing, const KmPropertie
 {
 	const char *rid = km_properties_get(candidate, "rid");
 
-	return rid && *rid && g_strcmp0(km_properties_get(existing, "type"), "tune") == 0 &&
+	return rid && *rid && km_properties_get_object_type(existing) == KM_OBJECT_TUNE &&
 	       same_text(existing, candidate, "rid") &&
 	       same_text(existing, candidate, "artist") &&
 	       same_text(existing, candidate, "source") &&

@@ -77,6 +77,17 @@ guint km_library_get_partition(KmLibrary *lib);
 const char *const *km_library_get_warnings(KmLibrary *lib);
 /* The mounted music partition, for statistics and counters; owned by lib. */
 struct omfs_fs *km_library_get_fs(KmLibrary *lib);
+/* The music partition's size and free space, in bytes. */
+typedef struct {
+	guint64 total_bytes;
+	guint64 free_bytes;
+} KmLibrarySpace;
+gboolean km_library_get_space(KmLibrary *lib, KmLibrarySpace *space, GError **error);
+/*
+ * Write back everything the library holds and flush the device's cache:
+ * the disk is whole as it stands (before it is read raw, as a backup does).
+ */
+gboolean km_library_flush(KmLibrary *lib, GError **error);
 /* How many times var/smalldb was written since open (benchmarks count them). */
 guint km_library_get_smalldb_writes(KmLibrary *lib);
 

@@ -452,6 +452,24 @@ guint32 km_properties_get_fid(const KmProperties *props)
 	return props->fid;
 }
 
+KmObjectType km_properties_get_object_type(const KmProperties *props)
+{
+	static const struct {
+		const char *name;
+		KmObjectType type;
+	} types[] = {
+		{ "tune", KM_OBJECT_TUNE },
+		{ "playlist", KM_OBJECT_PLAYLIST },
+		{ "taxi", KM_OBJECT_TAXI },
+	};
+	const char *type = props ? km_properties_get(props, "type") : NULL;
+
+	for (guint i = 0; type && i < G_N_ELEMENTS(types); i++)
+		if (strcmp(type, types[i].name) == 0)
+			return types[i].type;
+	return KM_OBJECT_OTHER;
+}
+
 void km_properties_set_fid(KmProperties *props, guint32 fid)
 {
 	props->fid = fid;

@@ -71,6 +71,16 @@ const char *const *km_properties_keys(const KmProperties *props, guint *n_keys);
 guint32 km_properties_get_fid(const KmProperties *props);
 void km_properties_set_fid(KmProperties *props, guint32 fid);
 
+/* What an object is, from its `type` (docs/KARMA.md §6 and §7). */
+typedef enum {
+	KM_OBJECT_OTHER,	/* no `type`, or one the player does not know */
+	KM_OBJECT_TUNE,
+	KM_OBJECT_PLAYLIST,
+	KM_OBJECT_TAXI,		/* a data file kept on the player */
+} KmObjectType;
+/* The one place that reads `type` for its meaning; props may be NULL (OTHER). */
+KmObjectType km_properties_get_object_type(const KmProperties *props);
+
 G_END_DECLS
 
 #endif

@@ -24,7 +24,7 @@ static gboolean has_name(KmTransaction *tx, guint32 fid, guint32 except, const c
 {
 	KmProperties *object = fid == except ? NULL : km_transaction_lookup(tx, fid);
 
-	return object && km_transaction_is_playlist(object) &&
+	return km_properties_get_object_type(object) == KM_OBJECT_PLAYLIST &&
 	       g_strcmp0(km_properties_get(object, "title"), name) == 0;
 }
 
@@ -65,7 +65,7 @@ static GArray *open_playlist(KmTransaction *tx, guint32 fid, gboolean edit, KmPr
 
 	if (!pl)
 		return NULL;
-	if (!km_transaction_is_playlist(pl)) {
+	if (km_properties_get_object_type(pl) != KM_OBJECT_PLAYLIST) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
 			    "fid %u is not a playlist", fid);
 		return NULL;
@@ -138,7 +138,7 @@ static gboolean entry_for(KmTransaction *tx, guint32 track, KmPlaylistEntry *ent
 
 	if (!object)
 		return FALSE;
-	if (km_transaction_is_playlist(object)) {
+	if (km_properties_get_object_type(object) == KM_OBJECT_PLAYLIST) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
 			    "fid %u is a playlist: a playlist holds tracks", track);
 		return FALSE;
@@ -304,7 +304,7 @@ static GArray *playlists_listing(KmTransaction *tx, GHashTable *fids)
 			/* Staged playlists are met twice when also committed: once is enough. */
 			if (i == 1 && km_library_lookup(tx->lib, pl_fid))
 				continue;
-			if (pl && km_transaction_is_playlist(pl) && lists_any(pl, fids))
+			if (km_properties_get_object_type(pl) == KM_OBJECT_PLAYLIST && lists_any(pl, fids))
 				g_array_append_val(found, pl_fid);
 		}
 	}

@@ -39,9 +39,13 @@ KmProperties *km_transaction_edit(KmTransaction *tx, guint32 fid, GError **error
 /* A fid with no file on the disk, and its first fid_generation. */
 gboolean km_transaction_new_fid(KmTransaction *tx, guint32 *fid, guint32 *generation,
 				GError **error);
+/* What a commit would write now: the puts (ascending fid) and the deletes. */
+KmChangeSet *km_transaction_staged_changes(KmTransaction *tx);
+/* The object an add stages for props: fid, length, fid_generation, ctime and type set. */
+KmProperties *km_transaction_new_object(const KmProperties *props, guint32 fid,
+					guint32 generation, guint64 length, gint64 now);
 /* A new object's staging entry (takes object). */
 void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean data_written);
-gboolean km_transaction_is_playlist(const KmProperties *object);
 /* Remove the fids (a set of GUINT_TO_POINTER) from every playlist (km-transaction-playlist.c). */
 gboolean km_transaction_unlist(KmTransaction *tx, GHashTable *fids, GError **error);
 

@@ -92,11 +92,6 @@ gboolean km_transaction_check(KmTransaction *tx, GError **error)
 	return km_library_check_usable(tx->lib, TRUE, error);
 }
 
-gboolean km_transaction_is_playlist(const KmProperties *object)
-{
-	return g_strcmp0(km_properties_get(object, "type"), "playlist") == 0;
-}
-
 /* ---- the transaction's view ---- */
 
 KmProperties *km_transaction_lookup(KmTransaction *tx, guint32 fid)
@@ -284,8 +279,8 @@ static gboolean copy_data(KmTransaction *tx, uint64_t ino, GInputStream *in, gui
 	}
 }
 
-static KmProperties *new_object(const KmProperties *props, guint32 fid, guint32 generation,
-				guint64 length, gint64 now)
+KmProperties *km_transaction_new_object(const KmProperties *props, guint32 fid,
+					guint32 generation, guint64 length, gint64 now)
 {
 	KmProperties *object = km_properties_copy(props);
 
@@ -332,8 +327,8 @@ gboolean km_transaction_add_stream(KmTransaction *tx, const KmProperties *props,
 		km_files_remove(lib, dir, name, path, NULL);
 		goto fail;
 	}
-	km_transaction_stage_new(tx, new_object(props, fid, generation, written,
-						km_library_now(lib)), TRUE);
+	km_transaction_stage_new(tx, km_transaction_new_object(props, fid, generation, written,
+							      km_library_now(lib)), TRUE);
 	if (fid_out)
 		*fid_out = fid;
 	return TRUE;
@@ -548,7 +543,7 @@ static gint compare_fids(gconstpointer a, gconstpointer b)
 	return fa < fb ? -1 : fa > fb;
 }
 
-static KmChangeSet *staged_changes(KmTransaction *tx)
+KmChangeSet *km_transaction_staged_changes(KmTransaction *tx)
 {
 	KmChangeSet *cs = km_change_set_new();
 	GHashTableIter iter;
@@ -606,7 +601,7 @@ gboolean km_transaction_commit(KmTransaction *tx, GError **error)
 	}
 	if (!unlist_player_deletions(tx, error))
 		return FALSE;
-	cs = staged_changes(tx);
+	cs = km_transaction_staged_changes(tx);
 	ok = km_library_commit_changes(tx->lib, cs, KM_COMMIT_JOURNAL, error);
 	/* A commit that wrote nothing can be retried or rolled back; one that wrote, not. */
 	if (ok || tx->lib->failed)

@@ -80,6 +80,23 @@ gboolean km_transaction_playlist_set(KmTransaction *tx, guint32 playlist, const 
 gboolean km_transaction_playlist_move(KmTransaction *tx, guint32 playlist, guint from, guint to,
 				      GError **error);
 
+/*
+ * The room check before an add: whether a file of size bytes, to be added
+ * with props, fits with everything the next commit then writes (its data in
+ * whole clusters, every staged object's properties file, the journal, the
+ * new smalldb written next to the old one, and a margin). Both faces ask
+ * this before each file, so a full player stops an add between files and a
+ * commit never runs out of room half-way. FALSE with error only when the
+ * free space cannot be read; room->fits is the answer.
+ */
+typedef struct {
+	guint64 needed;		/* bytes the add and its commit need */
+	guint64 free_bytes;	/* bytes free now */
+	gboolean fits;
+} KmRoom;
+gboolean km_transaction_check_room(KmTransaction *tx, const KmProperties *props, guint64 size,
+				   KmRoom *room, GError **error);
+
 /* The object as a commit would leave it (owned by tx), NULL when absent or removed. */
 KmProperties *km_transaction_lookup(KmTransaction *tx, guint32 fid);
 /* km_library_find_duplicate(), counting the tracks added in this transaction too. */

@@ -112,6 +112,29 @@ same "...the file that fitted is added" "Ogg Song" "$(kv tracks --json | json '"
 status 0 "...the library verifies clean" kv verify
 check "...fsck of the music partition is clean" km fsck
 
+# The room check is the library's, as the app's add job's (tests/session/
+# test-session.c, add-room-as-cli): on a nearly full player a file half a MiB
+# smaller than the free space is refused, one 3 MiB smaller goes in.
+IMG=$W/room.img
+k mkkarma "$IMG" --size 32M >/dev/null
+free=$(km df | awk '/^free bytes:/ { print $3 }')
+wav() {	# wav FILE SIZE: a PCM WAV of about SIZE bytes (as the session test's)
+	python3 -c 'import struct, sys
+n = (int(sys.argv[2]) - 44) & ~3
+open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", 36 + n) + b"WAVEfmt " +
+    struct.pack("<IHHIIHH", 16, 1, 2, 44100, 44100 * 4, 4, 16) + b"data" +
+    struct.pack("<I", n) + bytes(n))' "$1" "$2"
+}
+wav too-big.wav $((free - 512 * 1024))
+wav fits.wav $((free - 3 * 1024 * 1024))
+kv add too-big.wav >room.out 2>room.err
+same "add of a file half a MiB under the free space exits 1" 1 $?
+check "...says the player is full" grep -q "too-big.wav: the player is full" room.err
+same "...nothing was written" "$free" "$(km df | awk '/^free bytes:/ { print $3 }')"
+check "add of a file 3 MiB under the free space" kv add fits.wav
+same "...adds it" 1 "$(ntracks)"
+status 0 "...the library verifies clean" kv verify
+
 # ---- tag ----
 
 IMG=$W/lib.img
@@ -198,6 +221,18 @@ kv export --to out3 --query "dir band" --progress >/dev/null 2>progress.err
 report "export --query --progress" $?
 same "...exports the matching tracks" 2 "$(find out3 -type f | wc -l)"
 same "...with a progress line per file" 2 "$(grep -c '^\[[12]/2\] .* of .*/s' progress.err)"
+# A track that fails does not end the export (the library's pipeline, as the
+# app's: tests/session/test-session-edit.c, export-goes-on).
+mkdir out5
+echo "in the way" >"out5/Émile"
+emile=$(kv tracks --json | json 'sum(o.get("artist") == "Émile" for o in d)')
+kv export --to out5 >export5.out 2>export5.err
+same "export with the folder of Émile's tracks in the way exits 1" 1 $?
+check "...says which track failed" grep -q "fid $flac" export5.err
+same "...and exports every other track" \
+	"$(kv tracks --json | json 'sum(o["type"] != "playlist" for o in d) - '"$emile")" \
+	"$(find out5 -type f -not -name Émile | wc -l)"
+check "...saying how many failed" grep -q "exported to out5 ($emile failed)" export5.out
 fails 1 "export of an unknown fid fails" kv export --to out4 99999
 fails 2 "export with a bad template is a usage error" kv export --to out4 --template '%q'
 fails 2 "export without --to is a usage error" kv export

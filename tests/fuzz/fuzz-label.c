@@ -87,7 +87,7 @@ static const char *check_windows(const struct omfs_blockdev *disk,
 {
 	for (unsigned int i = 0; i < label->n_partitions; i++) {
 		uint64_t len = km_karma_partition_length(&label->partitions[i]);
-		struct km_window_device *w;
+		struct km_partition_device *w;
 		const struct omfs_blockdev *dev;
 		uint8_t byte;
 		char msg[256];
@@ -96,14 +96,14 @@ static const char *check_windows(const struct omfs_blockdev *disk,
 		w = km_karma_partition_open(disk, &label->partitions[i], msg, sizeof(msg));
 		if (!w)
 			return "an accepted partition does not open";
-		dev = km_window_device_blockdev(w);
+		dev = km_partition_device_blockdev(w);
 		if (dev->size(dev->ctx) != len)
 			broken = "a partition window has the wrong size";
 		else if (dev->read(dev->ctx, 0, &byte, 1) || dev->read(dev->ctx, len - 1, &byte, 1))
 			broken = "a partition window does not read its own bytes";
 		else if (dev->read(dev->ctx, len, &byte, 1) == 0)
 			broken = "a partition window reads past its end";
-		km_window_device_close(w);
+		km_partition_device_close(w);
 		if (broken)
 			return broken;
 	}

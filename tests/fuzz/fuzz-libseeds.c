@@ -221,7 +221,7 @@ static void disk_seeds(void)
 		.n_partitions = 2,
 		.partitions = { { 1, 1, 7 }, { 2, 8, DISK_SECTORS - 8 } },
 	};
-	struct km_window_device *win;
+	struct km_partition_device *win;
 	char msg[256];
 	guint8 seed[KM_KARMA_SECTOR_SIZE + 8];
 	guint64 size = m->size;
@@ -232,8 +232,8 @@ static void disk_seeds(void)
 	win = km_karma_partition_open(&m->bdev, &label.partitions[1], msg, sizeof(msg));
 	if (!win)
 		die(msg, NULL);
-	format(km_window_device_blockdev(win));
-	km_window_device_close(win);
+	format(km_partition_device_blockdev(win));
+	km_partition_device_close(win);
 	lib = open_rw(&m->bdev);
 	fill(lib);
 	km_library_close(lib, NULL);

@@ -99,12 +99,12 @@ static void assert_used_blocks_equal(const char *a, const char *b)
 	struct omfs_fs *fs;
 	struct omfs_statfs sfs;
 	guint64 start, count, block = 0, compared = 0;
-	struct km_window_device *win;
+	struct km_partition_device *win;
 
-	win = km_window_device_open(km_image_device_blockdev(dev), KM_KARMA_IMAGE_MUSIC_OFFSET, 0,
-				    msg, sizeof(msg));
+	win = km_partition_device_open(km_image_device_blockdev(dev), KM_KARMA_IMAGE_MUSIC_OFFSET, 0,
+				       msg, sizeof(msg));
 	g_assert_nonnull(win);
-	g_assert_cmpint(omfs_mount(km_window_device_blockdev(win), &opts, &fs, msg, sizeof(msg)),
+	g_assert_cmpint(omfs_mount(km_partition_device_blockdev(win), &opts, &fs, msg, sizeof(msg)),
 			==, 0);
 	omfs_statfs(fs, &sfs);
 	while (omfs_next_used_run(fs, block, &start, &count)) {
@@ -120,7 +120,7 @@ static void assert_used_blocks_equal(const char *a, const char *b)
 	}
 	g_assert_cmpuint(compared, >, 0);
 	omfs_unmount(fs);
-	km_window_device_close(win);
+	km_partition_device_close(win);
 	km_image_device_close(dev);
 	/* and the label with the system partition's start */
 	GBytes *x = read_range(a, 0, 64 * 1024), *y = read_range(b, 0, 64 * 1024);

@@ -263,15 +263,15 @@ static void test_window_on_memory(void)
 {
 	struct km_mem_device *mem = patterned_disk(DISK_SIZE);
 	const guint64 offset = 3 * 512 + 17, length = 70001;
-	struct km_window_device *win;
+	struct km_partition_device *win;
 	const struct omfs_blockdev *bdev;
 	const guint8 data[4] = { 0xde, 0xad, 0xbe, 0xef };
 	char msg[256];
 	guint64 flushes;
 
-	win = km_window_device_open(&mem->bdev, offset, length, msg, sizeof(msg));
+	win = km_partition_device_open(&mem->bdev, offset, length, msg, sizeof(msg));
 	g_assert_nonnull(win);
-	bdev = km_window_device_blockdev(win);
+	bdev = km_partition_device_blockdev(win);
 	assert_reads_parent(bdev, offset, length);
 
 	g_assert_cmpint(bdev->write(bdev->ctx, 100, data, sizeof(data)), ==, 0);
@@ -281,22 +281,22 @@ static void test_window_on_memory(void)
 	flushes = mem->flushes;
 	g_assert_cmpint(bdev->flush(bdev->ctx), ==, 0);
 	g_assert_cmpuint(mem->flushes, ==, flushes + 1);
-	km_window_device_close(win);
+	km_partition_device_close(win);
 
 	/* length 0: up to the end */
-	win = km_window_device_open(&mem->bdev, 4096, 0, msg, sizeof(msg));
+	win = km_partition_device_open(&mem->bdev, 4096, 0, msg, sizeof(msg));
 	g_assert_nonnull(win);
-	bdev = km_window_device_blockdev(win);
+	bdev = km_partition_device_blockdev(win);
 	g_assert_cmpuint(bdev->size(bdev->ctx), ==, DISK_SIZE - 4096);
-	km_window_device_close(win);
+	km_partition_device_close(win);
 
 	/* a window past the end is refused */
 	errno = 0;
-	g_assert_null(km_window_device_open(&mem->bdev, DISK_SIZE - 10, 11, msg, sizeof(msg)));
+	g_assert_null(km_partition_device_open(&mem->bdev, DISK_SIZE - 10, 11, msg, sizeof(msg)));
 	g_assert_cmpint(errno, ==, EINVAL);
 	g_assert_nonnull(strstr(msg, "past the end"));
-	g_assert_null(km_window_device_open(&mem->bdev, DISK_SIZE + 1, 0, msg, sizeof(msg)));
-	g_assert_null(km_window_device_open(&mem->bdev, 1, G_MAXUINT64, msg, sizeof(msg)));
+	g_assert_null(km_partition_device_open(&mem->bdev, DISK_SIZE + 1, 0, msg, sizeof(msg)));
+	g_assert_null(km_partition_device_open(&mem->bdev, 1, G_MAXUINT64, msg, sizeof(msg)));
 	km_mem_device_free(mem);
 }
 
@@ -322,12 +322,12 @@ static void test_read_label_and_partitions(void)
 	g_assert_cmpmem(&label, sizeof(label), &built, sizeof(built));
 	for (i = 0; i < label.n_partitions; i++) {
 		const struct km_karma_partition *part = &label.partitions[i];
-		struct km_window_device *win = km_karma_partition_open(&mem->bdev, part, msg, sizeof(msg));
+		struct km_partition_device *win = km_karma_partition_open(&mem->bdev, part, msg, sizeof(msg));
 
 		g_assert_nonnull(win);
-		assert_reads_parent(km_window_device_blockdev(win), km_karma_partition_offset(part),
+		assert_reads_parent(km_partition_device_blockdev(win), km_karma_partition_offset(part),
 				    km_karma_partition_length(part));
-		km_window_device_close(win);
+		km_partition_device_close(win);
 	}
 	g_assert_null(km_karma_partition_open(&mem->bdev, &(struct km_karma_partition){ 2, 5, 0 },
 					      msg, sizeof(msg)));
@@ -361,13 +361,13 @@ static void test_window_on_image_file(void)
 	g_assert_cmpmem(&label, sizeof(label), &built, sizeof(built));
 	for (i = 0; i < label.n_partitions; i++) {
 		const struct km_karma_partition *part = &label.partitions[i];
-		struct km_window_device *win =
+		struct km_partition_device *win =
 			km_karma_partition_open(km_image_device_blockdev(disk), part, msg, sizeof(msg));
 
 		g_assert_nonnull(win);
-		assert_reads_parent(km_window_device_blockdev(win), km_karma_partition_offset(part),
+		assert_reads_parent(km_partition_device_blockdev(win), km_karma_partition_offset(part),
 				    km_karma_partition_length(part));
-		km_window_device_close(win);
+		km_partition_device_close(win);
 
 		direct = km_image_device_open(path, false, km_karma_partition_offset(part),
 					      km_karma_partition_length(part), msg, sizeof(msg));
@@ -389,7 +389,7 @@ static void test_omfs_inside_partition(void)
 	struct km_mem_device *mem = labelled_disk(&built);
 	g_autofree guint8 *before = g_memdup2(mem->data, mem->size);
 	const struct km_karma_partition *music;
-	struct km_window_device *win;
+	struct km_partition_device *win;
 	const struct omfs_blockdev *bdev;
 	struct omfs_mkfs_opts opts = { .blocksize = 2048, .sys_blocksize = 2048, .clustersize = 1,
 				       .time_ms = 1 };
@@ -401,7 +401,7 @@ static void test_omfs_inside_partition(void)
 	music = &label.partitions[1];
 	win = km_karma_partition_open(&mem->bdev, music, msg, sizeof(msg));
 	g_assert_nonnull(win);
-	bdev = km_window_device_blockdev(win);
+	bdev = km_partition_device_blockdev(win);
 	g_assert_cmpint(omfs_mkfs(bdev, &opts, msg, sizeof(msg)), ==, 0);
 	g_assert_cmpint(omfs_mount(bdev, NULL, &fs, msg, sizeof(msg)), ==, 0);
 	g_assert_cmpint(omfs_mkdir(fs, omfs_root_ino(fs), "fids0", 5, &ino), ==, 0);
@@ -415,13 +415,14 @@ static void test_omfs_inside_partition(void)
 		if (i < start || i >= end)
 			g_assert_cmphex(mem->data[i], ==, before[i]);
 	/* and the volume mounts again through a fresh window */
-	km_window_device_close(win);
+	km_partition_device_close(win);
 	win = km_karma_partition_open(&mem->bdev, music, msg, sizeof(msg));
-	g_assert_cmpint(omfs_mount(km_window_device_blockdev(win), NULL, &fs, msg, sizeof(msg)), ==, 0);
+	g_assert_cmpint(omfs_mount(km_partition_device_blockdev(win), NULL, &fs, msg, sizeof(msg)),
+			==, 0);
 	g_assert_cmpint(omfs_resolve(fs, "fids0", &ino), ==, 0);
 	g_assert_cmpint(omfs_resolve(fs, "var", &ino), ==, 0);
 	g_assert_cmpint(omfs_unmount(fs), ==, 0);
-	km_window_device_close(win);
+	km_partition_device_close(win);
 	km_mem_device_free(mem);
 }
 

@@ -38,7 +38,7 @@ static struct km_mem_device *new_disk(guint32 split)
 static void format_partition(struct km_mem_device *m, guint number, gboolean music)
 {
 	struct km_karma_label label;
-	struct km_window_device *win;
+	struct km_partition_device *win;
 	struct omfs_mkfs_opts mkfs = { 0 };
 	char msg[256];
 
@@ -46,11 +46,11 @@ static void format_partition(struct km_mem_device *m, guint number, gboolean mus
 	win = km_karma_partition_open(&m->bdev, &label.partitions[number - 1], msg, sizeof(msg));
 	g_assert_nonnull(win);
 	if (music)
-		tu_make_volume(km_window_device_blockdev(win));
+		tu_make_volume(km_partition_device_blockdev(win));
 	else
-		g_assert_cmpint(omfs_mkfs(km_window_device_blockdev(win), &mkfs, msg, sizeof(msg)),
+		g_assert_cmpint(omfs_mkfs(km_partition_device_blockdev(win), &mkfs, msg, sizeof(msg)),
 				==, 0);
-	km_window_device_close(win);
+	km_partition_device_close(win);
 }
 
 static void add_tracks(KmLibrary *lib, guint n)

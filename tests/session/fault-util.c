@@ -142,7 +142,7 @@ FuFsckCount fu_fsck_music(const char *image)
 	struct omfs_fsck_opts opts = { .report = count_finding, .report_ctx = &count };
 	struct omfs_fsck_result result;
 	struct km_karma_label label;
-	struct km_window_device *win = NULL;
+	struct km_partition_device *win = NULL;
 
 	g_assert_nonnull(dev);
 	g_assert_cmpint(km_karma_label_read(km_image_device_blockdev(dev), &label, msg,
@@ -152,8 +152,8 @@ FuFsckCount fu_fsck_music(const char *image)
 			win = km_karma_partition_open(km_image_device_blockdev(dev),
 						      &label.partitions[i], msg, sizeof(msg));
 	g_assert_nonnull(win);
-	g_assert_cmpint(omfs_fsck(km_window_device_blockdev(win), &opts, &result), >=, 0);
-	km_window_device_close(win);
+	g_assert_cmpint(omfs_fsck(km_partition_device_blockdev(win), &opts, &result), >=, 0);
+	km_partition_device_close(win);
 	g_assert_cmpint(km_image_device_close(dev), ==, 0);
 	return count;
 }

@@ -322,6 +322,55 @@ static void test_export(void)
 	su_close(session);
 }
 
+/*
+ * A track that fails does not end the export (the library's pipeline, as
+ * karmactl export's: tests/cli/test-karma-edit-cli.sh does the same there):
+ * a track not on the player and one whose folder is in the way fail, the
+ * one after them is copied, and the job ends without an error.
+ */
+static void test_export_goes_on(void)
+{
+	g_autofree char *image = su_demo_image();
+	KmSession *session = su_open(image);
+	g_autofree char *a = su_big_wav("blocked.wav", 1u << 20, 22);
+	g_autofree char *b = su_big_wav("free.wav", 1u << 20, 23);
+	char *paths[2] = { a, b };
+	g_autofree char *folder = su_tmp_path("export-goes-on");
+	g_autofree char *title = g_path_get_basename(a);
+	g_autofree char *blocker = NULL;
+	g_autoptr(GFile) folder_file = g_file_new_for_path(folder);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) added = su_add(session, paths, 2, KM_ADD_FLAGS_NONE, &error);
+	g_autoptr(KmReport) report = NULL;
+	g_autoptr(GAsyncResult) result = NULL;
+	guint32 fids[3] = { 0x7770 };
+	KmReportItem **items;
+	g_autofree char *got = NULL;
+
+	g_assert_no_error(error);
+	for (guint i = 0; i < 2; i++)
+		fids[i + 1] = ((KmReportItem *)added->items->pdata[i])->fid;
+	/* an untagged file's title is its name without the extension */
+	title[strlen(title) - 4] = '\0';
+	blocker = g_build_filename(folder, title, NULL);
+	g_assert_cmpint(g_mkdir_with_parents(folder, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(blocker, "in the way", -1, NULL));
+	km_session_export_async(session, fids, 3, folder_file, "%t/%t.%c", NULL, NULL, NULL, NULL,
+				su_store_result, &result);
+	report = km_session_export_finish(session, su_wait(&result), &error);
+	g_assert_no_error(error);
+	items = (KmReportItem **)report->items->pdata;
+	g_assert_cmpuint(report->items->len, ==, 3);
+	g_assert_cmpint(items[0]->outcome, ==, KM_ITEM_FAILED);
+	g_assert_cmpint(items[1]->outcome, ==, KM_ITEM_FAILED);
+	g_assert_cmpint(items[2]->outcome, ==, KM_ITEM_DONE);
+	got = g_file_get_path(items[2]->file);
+	su_assert_same_bytes(got, b);
+	g_assert_cmpint(km_session_get_state(session), ==, KM_SESSION_STATE_OPEN);
+	g_clear_object(&result);
+	su_close(session);
+}
+
 /* ---- progress merging ------------------------------------------------------ */
 
 typedef struct {
@@ -529,6 +578,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/session/playlist-item", test_playlist_item);
 	g_test_add_func("/session/playlists", test_playlists);
 	g_test_add_func("/session/export", test_export);
+	g_test_add_func("/session/export-goes-on", test_export_goes_on);
 	g_test_add_func("/session/progress-merged", test_progress_merged);
 	g_test_add_func("/session/rate", test_rate);
 	g_test_add_func("/session/device-fails", test_device_fails);

@@ -459,6 +459,34 @@ static void test_add_full(void)
 	g_assert_cmpuint(su_verify_image(image, &n_tunes), ==, 1);
 }
 
+/*
+ * The room check is the library's (km_transaction_check_room), as karmactl
+ * add's: on a nearly full player a file half a MiB smaller than the free
+ * space is refused (a commit needs its margin) and one 3 MiB smaller goes
+ * in. tests/cli/test-karma-edit-cli.sh asks karmactl the same.
+ */
+static void test_add_room_as_cli(void)
+{
+	g_autofree char *image = su_empty_image(32u << 20);
+	KmSession *session = su_open(image);
+	guint64 free_bytes = km_session_get_free_bytes(session);
+	g_autofree char *too_big = su_big_wav("too-big.wav", free_bytes - (512u << 10), 10);
+	g_autofree char *fits = su_big_wav("fits.wav", free_bytes - (3u << 20), 11);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmReport) refused = NULL, added = NULL;
+
+	refused = su_add(session, &too_big, 1, KM_ADD_FLAGS_NONE, &error);
+	g_assert_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FULL);
+	g_clear_error(&error);
+	g_assert_cmpint(find_item(refused, too_big)->outcome, ==, KM_ITEM_NOT_DONE);
+	g_assert_cmpuint(km_session_get_free_bytes(session), ==, free_bytes);
+	added = su_add(session, &fits, 1, KM_ADD_FLAGS_NONE, &error);
+	g_assert_no_error(error);
+	g_assert_cmpint(find_item(added, fits)->outcome, ==, KM_ITEM_DONE);
+	g_assert_cmpuint(g_list_model_get_n_items(km_session_get_tracks(session)), ==, 1);
+	su_close(session);
+}
+
 /* ---- jobs before open, the worker-only check, finalization ----------------- */
 
 static void test_not_open(void)
@@ -567,6 +595,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/session/add-cancel", test_add_cancel);
 	g_test_add_func("/session/add-cancel-item", test_add_cancel_item);
 	g_test_add_func("/session/add-full", test_add_full);
+	g_test_add_func("/session/add-room-as-cli", test_add_room_as_cli);
 	g_test_add_func("/session/not-open", test_not_open);
 	g_test_add_func("/session/one-writer", test_one_writer);
 	g_test_add_func("/session/worker-only", test_worker_only);
