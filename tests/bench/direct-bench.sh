@@ -32,27 +32,9 @@ RUNS=${BENCH_RUNS:-7}
 DIR=${BENCH_DIR:-/var/tmp/km-direct-bench}
 export LC_ALL=C
 
-if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
-    echo "# direct-bench.sh: skipped: needs root and losetup (loop devices, drop_caches)"
-    exit 0
-fi
-rm -rf "$DIR"
-mkdir -p "$DIR"
-loops=()
-cleanup() {
-    for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null || true; done
-    rm -rf "$DIR"
-}
-trap cleanup EXIT
-
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
+NAME=direct-bench.sh
+. "$(dirname "${BASH_SOURCE[0]}")/loop-bench-lib.sh"
 mibs() { awk -v u="$1" -v m="$MIB" 'BEGIN { printf "%.0f", m / (u / 1e6) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 meets() { awk -v v="$1" -v t="$2" 'BEGIN { print (v >= t) ? "yes" : "NO" }'; }
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 # timed COMMAND...: its wall time in us.

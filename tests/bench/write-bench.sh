@@ -34,26 +34,8 @@ RUNS=${BENCH_RUNS:-5}
 DIR=${BENCH_DIR:-/var/tmp/km-write-bench}
 export LC_ALL=C
 
-if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
-    echo "# write-bench.sh: skipped: needs root and losetup (loop devices)"
-    exit 0
-fi
-rm -rf "$DIR"
-mkdir -p "$DIR"
-loops=()
-cleanup() {
-    for l in "${loops[@]}"; do losetup -d "$l" 2> /dev/null || true; done
-    rm -rf "$DIR"
-}
-trap cleanup EXIT
-
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+NAME=write-bench.sh
+. "$(dirname "${BASH_SOURCE[0]}")/loop-bench-lib.sh"
 # Buffers + Cached: a block device's pages count as Buffers.
 cached_kib() { awk '/^(Buffers|Cached):/ { n += $2 } END { print n }' /proc/meminfo; }
 # most_cached LOOP COMMAND...: runs COMMAND (not timed); prints the most MiB of
@@ -170,9 +152,9 @@ add_dev_m=$(most_cached "$disk" "$KARMACTL" --device "$disk" add "$DIR/big.wav")
 # ----------------------------------------------------------------- report
 status=0
 kc_m=$(median "${kc_us[@]}") cp_m=$(median "${cp_us[@]}")
-speed=$(ratio "$cp_m" "$kc_m")
+speed=$(ratio "$cp_m" "$kc_m" 3)
 tail_m=$(median "${tail_us[@]}") whole_m=$(median "${whole_us[@]}")
-share=$(ratio "$tail_m" "$whole_m")
+share=$(ratio "$tail_m" "$whole_m" 3)
 speed_ok=$(awk -v r="$speed" 'BEGIN { print (r >= 0.75) ? "yes" : "NO" }')
 tail_ok=$(awk -v r="$share" 'BEGIN { print (r < 0.05) ? "yes" : "NO" }')
 cache_m=$(median "${kc_cache[@]}") add_cache_m=$(median "${add_cache[@]}")
