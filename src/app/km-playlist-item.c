@@ -35,15 +35,25 @@ KmPlaylistItem *km_playlist_item_new(guint32 fid, const char *name, const guint3
 				     KmTrack *const *tracks, guint n_entries)
 {
 	KmPlaylistItem *item = g_object_new(KM_TYPE_PLAYLIST_ITEM, NULL);
+	g_autoptr(GHashTable) shown = g_hash_table_new(NULL, NULL);
 
 	item->fid = fid;
 	item->name = g_strdup(name ? name : "");
 	g_array_append_vals(item->fids, fids, n_entries);
 	for (guint i = 0; i < n_entries; i++) {
+		g_autoptr(KmTrack) again = NULL;
+
 		g_ptr_array_add(item->tracks, tracks[i] ? g_object_ref(tracks[i]) : NULL);
 		if (!tracks[i])
 			continue;
-		g_list_store_append(item->resolved, tracks[i]);
+		/*
+		 * A track listed twice gets a row of its own: a list view takes
+		 * an item that is in its model twice for one row (GTK 4.12 and
+		 * later warn "Duplicate item detected in list").
+		 */
+		if (!g_hash_table_add(shown, tracks[i]))
+			again = km_track_new(km_track_get_properties(tracks[i]));
+		g_list_store_append(item->resolved, again ? again : tracks[i]);
 		g_array_append_val(item->positions, i);
 	}
 	return item;
