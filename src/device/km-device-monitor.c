@@ -61,6 +61,8 @@ static void on_uevent(GUdevClient *client, const char *action, GUdevDevice *dev,
 	g_autoptr(GUdevDevice) usb = NULL;
 	g_autoptr(KmPlayerInfo) info = NULL;
 
+	if (!self->uevents)
+		return;	/* rescans only: km_device_monitor_constructed() says why it listens */
 	if (removed && g_hash_table_contains(self->players, syspath)) {
 		drop_player(self, syspath);
 		return;
@@ -175,8 +177,14 @@ static void km_device_monitor_constructed(GObject *object)
 	static const char *const subsystems[] = { "usb", "block", NULL };
 
 	G_OBJECT_CLASS(km_device_monitor_parent_class)->constructed(object);
-	/* With NULL subsystems a GUdevClient queries but does not listen. */
-	self->client = g_udev_client_new(self->uevents ? subsystems : NULL);
+	/*
+	 * The client listens even when the monitor only rescans (uevents off):
+	 * libgudev on Debian 13, given no subsystems, still opens a uevent
+	 * socket that nothing reads, and under umockdev a full socket (10
+	 * messages) aborts the sender. Listening drains it; on_uevent() drops
+	 * what arrives.
+	 */
+	self->client = g_udev_client_new(subsystems);
 	g_signal_connect_object(self->client, "uevent", G_CALLBACK(on_uevent), self, 0);
 	km_device_monitor_rescan(self);
 }
