@@ -441,6 +441,11 @@ static void on_stop_search(KmLibraryView *self, GtkSearchEntry *entry)
 {
 	gtk_editable_set_text(GTK_EDITABLE(entry), "");
 	gtk_search_bar_set_search_mode(self->search_bar, FALSE);
+	/*
+	 * The list takes the focus: GTK 4.18 leaves it in the hidden entry,
+	 * whose own Ctrl+A then selects its (empty) text, not the tracks.
+	 */
+	gtk_widget_grab_focus(GTK_WIDGET(self->column_view));
 }
 
 void km_library_view_set_search(KmLibraryView *self, const char *text)

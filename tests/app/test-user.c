@@ -113,6 +113,9 @@ static void test_shortcuts_anywhere(gconstpointer image)
 	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
 	km_test_wait_until(!km_player_view_is_busy(pv));
 	km_test_wait_until((dismiss = find_icon_button(transfers, "window-close-symbolic")));
+	/* the panel slides in: the × is still moving until it is revealed */
+	km_test_wait_until(gtk_revealer_get_child_revealed(
+		GTK_REVEALER(gtk_widget_get_first_child(transfers))));
 	km_test_click(dismiss, 1, 1);
 	km_test_wait_until(km_transfer_panel_get_first_row(KM_TRANSFER_PANEL(transfers)) == NULL);
 	/* Ctrl+F: the search entry, focused; Escape closes it */
