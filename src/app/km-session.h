@@ -55,6 +55,7 @@
 #include "km-progress.h"
 #include "km-report.h"
 #include "km-track.h"
+#include "km-plays.h"
 #include "km-verify.h"
 
 G_BEGIN_DECLS
@@ -268,6 +269,16 @@ void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *
 			     GAsyncReadyCallback callback, gpointer user_data);
 KmVerifyReport *km_session_verify_finish(KmSession *session, GAsyncResult *result,
 					 GError **error);
+
+/*
+ * Append the plays counted since the last export from this player to the
+ * scrobbler log file (a local path), and remember them in the player's
+ * ledger (km-plays.h): what was written comes with the finish.
+ */
+void km_session_export_plays_async(KmSession *session, GFile *log, GCancellable *cancellable,
+				   GAsyncReadyCallback callback, gpointer user_data);
+gboolean km_session_export_plays_finish(KmSession *session, GAsyncResult *result,
+					KmPlaysResult *plays, GError **error);
 
 /*
  * Hold the jobs that change the player (add, remove, tags, playlists,

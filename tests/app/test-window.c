@@ -2,9 +2,16 @@
 /*
  * test-window.c - ejecting the player and closing the window, idle and while
  * files are being copied (a transfer row that stays running keeps the view
- * busy for as long as the test needs).
+ * busy for as long as the test needs); Export Plays… writing the plays the
+ * player counted to a scrobbler log, once each.
  */
 #include "km-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "km-image-device.h"
+#include "km-library.h"
+#include "km-transaction.h"
 
 #define N_TRACKS 4
 
@@ -78,14 +85,98 @@ static void test_close_while_copying(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* The player counted count plays of the first tune of image, the last at last (Unix time). */
+static const char *set_plays(const char *image, guint count, guint32 last)
+{
+	char msg[OMFS_ERRMSG_MAX];
+	struct km_image_device *dev = km_image_device_open(image, true, 0, 0, msg, sizeof(msg));
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmLibrary) lib = NULL;
+	g_autoptr(KmTransaction) tx = NULL;
+	g_autoptr(GPtrArray) objects = NULL;
+	g_autofree char *count_s = g_strdup_printf("%u", count);
+	g_autofree char *last_s = g_strdup_printf("%u", last);
+	static char title[256];
+	guint32 fid;
+
+	g_assert_nonnull(dev);
+	lib = km_library_open(km_image_device_blockdev(dev), &(KmLibraryOptions){ .writable = TRUE },
+			      &error);
+	g_assert_no_error(error);
+	objects = km_library_list(lib);
+	fid = km_properties_get_fid(objects->pdata[0]);
+	g_strlcpy(title, km_properties_get(objects->pdata[0], "title"), sizeof title);
+	tx = km_library_begin(lib, &error);
+	g_assert_no_error(error);
+	g_assert_true(km_transaction_set_property(tx, fid, "play_count", count_s, &error));
+	g_assert_true(km_transaction_set_property(tx, fid, "play_last", last_s, &error));
+	g_assert_true(km_transaction_commit(tx, &error));
+	g_assert_no_error(error);
+	g_clear_object(&tx);
+	g_assert_true(km_library_close(lib, &error));
+	g_clear_object(&lib);
+	km_image_device_close(dev);
+	return title;
+}
+
+/* The play lines of the log (those not starting with '#'). */
+static GStrv log_plays(const char *path)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GStrvBuilder) plays = g_strv_builder_new();
+
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	g_assert_true(g_str_has_prefix(text, "#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Karma Manager "));
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i]; i++)
+		if (lines[i][0] && lines[i][0] != '#')
+			g_strv_builder_add(plays, lines[i]);
+	return g_strv_builder_end(plays);
+}
+
+static void test_export_plays(void)
+{
+	g_autofree char *image = km_test_make_image(N_TRACKS);
+	const char *title = set_plays(image, 2, 1700000000);
+	g_autofree char *folder = g_dir_make_tmp("km-plays-XXXXXX", NULL);
+	g_autofree char *log = g_build_filename(folder, "scrobbler.log", NULL);
+	g_autoptr(GFile) folder_file = g_file_new_for_path(folder);
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	g_auto(GStrv) plays = NULL;
+
+	km_player_view_export_plays(pv, folder_file);
+	km_test_wait_until(km_test_find_label(GTK_WIDGET(win), "2 plays written to scrobbler.log"));
+	plays = log_plays(log);
+	g_assert_cmpuint(g_strv_length(plays), ==, 2);
+	g_assert_nonnull(strstr(plays[1], title));
+	g_assert_true(g_str_has_suffix(plays[1], "\tL\t1700000000\t"));
+
+	/* exported once: the ledger remembers them */
+	km_player_view_export_plays(pv, folder_file);
+	km_test_wait_until(km_test_find_label(GTK_WIDGET(win), "No new plays since the last export"));
+	g_clear_pointer(&plays, g_strfreev);
+	plays = log_plays(log);
+	g_assert_cmpuint(g_strv_length(plays), ==, 2);
+	km_test_close_window(win);
+	g_assert_cmpint(g_unlink(log), ==, 0);
+	g_assert_cmpint(g_rmdir(folder), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
+	g_autofree char *state = NULL;
 
 	km_test_init(&argc, &argv);
 	image = km_test_make_image(N_TRACKS);
+	/* the plays' ledgers: in the test's folder, not the user's (read once, by GLib) */
+	state = g_path_get_dirname(image);
+	g_setenv("XDG_STATE_HOME", state, TRUE);
 	g_test_add_data_func("/app/window/eject", image, test_eject);
 	g_test_add_data_func("/app/window/eject-while-copying", image, test_eject_while_copying);
 	g_test_add_data_func("/app/window/close-while-copying", image, test_close_while_copying);
+	g_test_add_func("/app/window/export-plays", test_export_plays);
 	return g_test_run();
 }
