@@ -23,8 +23,8 @@ static char *plays_message(const KmPlaysResult *r)
 
 	if (!r->n_written && !r->n_undated)
 		return g_strdup(_("No new plays since the last export"));
-	written = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u play written to " LOG_NAME,
-					      "%u plays written to " LOG_NAME, r->n_written),
+	written = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u play written to scrobbler.log",
+					      "%u plays written to scrobbler.log", r->n_written),
 				  r->n_written);
 	if (!r->n_undated)
 		return g_steal_pointer(&written);
