@@ -202,6 +202,16 @@ void km_session_export_async(KmSession *session, const guint32 *fids, guint n_fi
 			     gpointer progress_data, GDestroyNotify progress_notify,
 			     GCancellable *cancellable, GAsyncReadyCallback callback,
 			     gpointer user_data);
+/*
+ * The same for a playlist's tracks, each once, and folder/NAME.m3u8 listing
+ * them in its order (km_library_export_playlist()); finished with
+ * km_session_export_finish().
+ */
+void km_session_export_playlist_async(KmSession *session, guint32 playlist, GFile *folder,
+				      const char *template, KmProgressCallback progress,
+				      gpointer progress_data, GDestroyNotify progress_notify,
+				      GCancellable *cancellable, GAsyncReadyCallback callback,
+				      gpointer user_data);
 /* As km_session_add_files_finish(). */
 KmReport *km_session_export_finish(KmSession *session, GAsyncResult *result, GError **error);
 
