@@ -137,14 +137,24 @@ static void export_run(KmJob *job)
 	km_job_return_pointer(job, km_report_ref(job->report), (GDestroyNotify)km_report_unref);
 }
 
-static void queue_export(KmSession *session, ExportJob *export, GFile *folder,
-			 const char *template, KmProgressCallback progress, gpointer progress_data,
-			 GDestroyNotify progress_notify, GCancellable *cancellable,
-			 GAsyncReadyCallback callback, gpointer user_data)
+/* The export of fids, or of playlist's tracks when it is not 0. */
+static void queue_export(KmSession *session, guint32 playlist, const guint32 *fids, guint n_fids,
+			 GFile *folder, const char *template, KmProgressCallback progress,
+			 gpointer progress_data, GDestroyNotify progress_notify,
+			 GCancellable *cancellable, GAsyncReadyCallback callback,
+			 gpointer user_data)
 {
+	ExportJob *export;
 	GTask *task;
 	KmJob *job;
 
+	g_return_if_fail(KM_IS_SESSION(session));
+	g_return_if_fail(G_IS_FILE(folder));
+	export = g_new0(ExportJob, 1);
+	export->fids = g_array_new(FALSE, FALSE, sizeof(guint32));
+	if (n_fids)
+		g_array_append_vals(export->fids, fids, n_fids);
+	export->playlist = playlist;
 	export->folder = g_file_get_path(folder);
 	export->template = g_strdup(template);
 	task = g_task_new(session, cancellable, callback, user_data);
@@ -162,16 +172,8 @@ void km_session_export_async(KmSession *session, const guint32 *fids, guint n_fi
 			     GCancellable *cancellable, GAsyncReadyCallback callback,
 			     gpointer user_data)
 {
-	ExportJob *export;
-
-	g_return_if_fail(KM_IS_SESSION(session));
-	g_return_if_fail(G_IS_FILE(folder));
-	export = g_new0(ExportJob, 1);
-	export->fids = g_array_new(FALSE, FALSE, sizeof(guint32));
-	if (n_fids)
-		g_array_append_vals(export->fids, fids, n_fids);
-	queue_export(session, export, folder, template, progress, progress_data, progress_notify,
-		     cancellable, callback, user_data);
+	queue_export(session, 0, fids, n_fids, folder, template, progress, progress_data,
+		     progress_notify, cancellable, callback, user_data);
 }
 
 void km_session_export_playlist_async(KmSession *session, guint32 playlist, GFile *folder,
@@ -180,15 +182,8 @@ void km_session_export_playlist_async(KmSession *session, guint32 playlist, GFil
 				      GCancellable *cancellable, GAsyncReadyCallback callback,
 				      gpointer user_data)
 {
-	ExportJob *export;
-
-	g_return_if_fail(KM_IS_SESSION(session));
-	g_return_if_fail(G_IS_FILE(folder));
-	export = g_new0(ExportJob, 1);
-	export->fids = g_array_new(FALSE, FALSE, sizeof(guint32));
-	export->playlist = playlist;
-	queue_export(session, export, folder, template, progress, progress_data, progress_notify,
-		     cancellable, callback, user_data);
+	queue_export(session, playlist, NULL, 0, folder, template, progress, progress_data,
+		     progress_notify, cancellable, callback, user_data);
 }
 
 KmReport *km_session_export_finish(KmSession *session, GAsyncResult *result, GError **error)
