@@ -115,8 +115,7 @@ static gboolean export_one(Export *ex, guint32 fid, char **path, GError **error)
 static gboolean stops_the_batch(const GError *error)
 {
 	return g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO) ||
-	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED);
+	       km_library_error_is_device(error);
 }
 
 /* The template is the same for every track: a bad one is said once, before any copy. */

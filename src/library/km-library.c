@@ -10,6 +10,12 @@
 #include "km-playlist.h"
 
 G_DEFINE_QUARK(km-library-error-quark, km_library_error)
+
+gboolean km_library_error_is_device(const GError *error)
+{
+	return g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO) ||
+	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED);
+}
 G_DEFINE_FINAL_TYPE(KmLibrary, km_library, G_TYPE_OBJECT)
 
 /* Columns only the player changes: its smalldb row is their truth. */

@@ -34,7 +34,14 @@ typedef enum {
 	KM_LIBRARY_ERROR_FULL,		/* no fid left, or a playlist with 15000 entries */
 	KM_LIBRARY_ERROR_CORRUPT,	/* a file on the disk that cannot be right */
 	KM_LIBRARY_ERROR_FAILED,	/* a commit failed half-way: close and open again */
+	KM_LIBRARY_ERROR_NO_ROOM,	/* an import's next file does not fit (km-library-import.h) */
 } KmLibraryError;
+
+/*
+ * Whether error says the player (the volume or the device) failed, not one
+ * file or object: every later call would meet it too, so a batch stops.
+ */
+gboolean km_library_error_is_device(const GError *error);
 
 #define KM_TYPE_LIBRARY (km_library_get_type())
 G_DECLARE_FINAL_TYPE(KmLibrary, km_library, KM, LIBRARY, GObject)
