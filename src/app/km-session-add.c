@@ -96,12 +96,12 @@ static void on_begin(const KmWalkFile *file, guint index, gpointer data)
 	km_worker_report(add->job, &add->progress);
 }
 
-static void on_copied(guint64 done, guint64 total, gpointer data)
+static void on_copied(const KmLibraryProgress *p, gpointer data)
 {
 	AddJob *add = data;
 
-	add->progress.file_bytes_done = done;
-	add->progress.bytes_done = add->bytes_before + done;
+	add->progress.file_bytes_done = p->done;
+	add->progress.bytes_done = add->bytes_before + p->done;
 	km_worker_report(add->job, &add->progress);
 }
 

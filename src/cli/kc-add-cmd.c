@@ -114,11 +114,11 @@ static void on_begin(const KmWalkFile *file, guint index, gpointer data)
 	kc_progress_file_begin(&job->progress, file->path, file->size);
 }
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct add_job *job = data;
 
-	kc_progress_file_update(&job->progress, done);
+	kc_progress_file_update(&job->progress, p->done);
 	check_sigint(job);
 }
 

@@ -131,7 +131,7 @@ static gboolean rehash_prefix(Backup *b, GError **error)
 			return FALSE;
 		g_checksum_update(b->sum, b->buf, (gssize)n);
 		off += n;
-		km_backup_report(b->options, "Checking", off, b->pos);
+		km_backup_report(b->options, KM_PHASE_CHECKING, off, b->pos);
 	}
 	return TRUE;
 }
@@ -166,7 +166,7 @@ static gboolean copy_chunk(Backup *b, gsize n, GError **error)
 	b->pos += n;
 	b->read += n;
 	b->result->copied += n;
-	km_backup_report(b->options, "Reading", b->read, b->planned);
+	km_backup_report(b->options, KM_PHASE_READING, b->read, b->planned);
 	if (b->pos % RESUME_STEP < n)
 		return save_partial(b, error);
 	return TRUE;
@@ -302,7 +302,7 @@ gboolean km_backup_check(const char *path, const KmBackupOptions *options, char 
 		     km_backup_pread(fd, path, buf, n, off, error);
 		g_checksum_update(sum, buf, (gssize)n);
 		off += n;
-		km_backup_report(o, "Checking", off, (guint64)st.st_size);
+		km_backup_report(o, KM_PHASE_CHECKING, off, (guint64)st.st_size);
 	}
 	if (ok) {
 		g_strlcpy(sha256, g_checksum_get_string(sum), 65);

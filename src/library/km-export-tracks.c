@@ -67,8 +67,7 @@ static gboolean copy_data(Export *ex, guint32 fid, guint64 size, int fd, const c
 		if (!write_all(fd, ex->buf, (gsize)n, path, error))
 			return FALSE;
 		offset += (guint64)n;
-		if (opts->progress)
-			opts->progress(offset, size, opts->data);
+		km_progress_report(opts->progress, opts->data, KM_PHASE_COPYING, offset, size);
 	}
 	return TRUE;
 }

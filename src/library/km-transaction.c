@@ -272,8 +272,7 @@ static gboolean copy_data(KmTransaction *tx, uint64_t ino, GInputStream *in, gui
 		if (w < 0)
 			return km_files_error(lib, (int)w, error, "writing the data file");
 		*written += n;
-		if (progress)
-			progress(*written, size, user_data);
+		km_progress_report(progress, user_data, KM_PHASE_COPYING, *written, size);
 		if (g_cancellable_set_error_if_cancelled(cancellable, error))
 			return FALSE;
 	}
