@@ -21,9 +21,11 @@
 #include <gio/gio.h>
 
 #include "km-library-progress.h"
-#include "omfs.h"
 
 G_BEGIN_DECLS
+
+/* The OMFS core's device handle (omfs.h): handed on, so only declared here. */
+struct omfs_blockdev;
 
 typedef struct {
 	/* Free-form, recorded in FILE.info (e.g. the player's serial); may be NULL. */

@@ -4,6 +4,7 @@
  * fid_generation, duplicates, closing. Opening is in km-library-open.c.
  */
 #include "km-library-private.h"
+#include "km-library-fs.h"
 
 #include <string.h>
 

@@ -11,6 +11,7 @@
 #include <utime.h>
 
 #include "km-fid.h"
+#include "km-library-fs.h"
 #include "km-image-device.h"
 #include "km-playlist.h"
 #include "km-property-rules.h"
