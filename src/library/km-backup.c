@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -109,7 +110,9 @@ static gboolean open_image(Backup *b, guint64 size, GError **error)
 	g_free(partial);
 	if (!unfinished && g_file_test(b->path, G_FILE_TEST_EXISTS)) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-			    "%s already exists: choose another name, or remove it first", b->path);
+			    /* Translators: a file's name */
+			    _("%s already exists: choose another name, or remove it first"),
+			    b->path);
 		return FALSE;
 	}
 	b->result->resumed_from = b->pos = resume_offset(b, size);
@@ -308,8 +311,9 @@ gboolean km_backup_check(const char *path, const KmBackupOptions *options, char 
 		g_strlcpy(sha256, g_checksum_get_string(sum), 65);
 		if (strcmp(sha256, expected) != 0) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_CORRUPT,
-				    "%s is damaged: its content's SHA-256 is %s, but %s.sha256 "
-				    "says %s", path, sha256, path, expected);
+				    /* Translators: a file, a checksum, the file, a checksum */
+				    _("%s is damaged: its content's SHA-256 is %s, but %s.sha256 "
+				      "says %s"), path, sha256, path, expected);
 			ok = FALSE;
 		}
 	}
