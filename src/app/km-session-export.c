@@ -49,12 +49,12 @@ static void on_begin(guint32 fid, const KmProperties *props, const char *relativ
 	km_worker_report(export->job, &export->progress);
 }
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	ExportJob *export = data;
 
-	export->progress.file_bytes_done = done;
-	export->progress.bytes_done = export->bytes_before + done;
+	export->progress.file_bytes_done = p->done;
+	export->progress.bytes_done = export->bytes_before + p->done;
 	km_worker_report(export->job, &export->progress);
 }
 

@@ -81,15 +81,9 @@ void km_session_report_progress(KmSession *session, const KmProgress *progress)
 }
 
 /* The library's words for "the device or the volume failed under us". */
-static gboolean is_device_error(const GError *error)
-{
-	return g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO) ||
-	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED);
-}
-
 gboolean km_worker_check_device(KmJob *job, const GError *error)
 {
-	if (!is_device_error(error))
+	if (!km_library_error_is_device(error))
 		return FALSE;
 	fail_session(job, error);
 	return TRUE;

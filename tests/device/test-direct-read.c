@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "km-direct-read.h"
+#include "omfs.h"
 #include "km-image-device.h"
 
 #define MIB ((size_t)1 << 20)
