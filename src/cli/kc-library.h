@@ -9,6 +9,7 @@
 
 #include "kc.h"
 #include "km-library.h"
+#include "km-library-import.h"
 #include "km-transaction.h"
 
 struct kc_library {
@@ -40,6 +41,26 @@ void kc_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* Whether QUERY (case-folded; NULL matches all) is in the title, artist, album or genre. */
 bool kc_library_matches(const KmProperties *p, const char *folded_query);
+/*
+ * kc-add-cmd.c: host files imported as add imports them (km_library_import(),
+ * committed once), each file's outcome said, a progress line, Ctrl-C
+ * committing what was copied. Returns add's exit status.
+ */
+struct kc_import_request {
+	const char *const *roots;
+	guint n_roots;
+	bool recursive;
+	KmImportFlags flags;
+	bool copy_duplicates;
+	bool reuse_duplicates;	/* a duplicate is said as the track used, not as skipped */
+	bool show_progress;	/* even when stdout is no terminal */
+	/* NULL, or set to n_roots fids: each root file's track (added, or the duplicate's) or 0 */
+	GArray *root_fids;
+};
+int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request *req);
+/* kc-playlist-import.c: playlist import FILE [--name NAME]. */
+int kc_playlist_import(struct kc_ctx *ctx, const char *file, const char *name);
+
 /* NAME or FID: a fid of a playlist, or the one playlist of that name (kc-playlist-cmd.c). */
 int kc_find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid);
 /* A fid given on the command line: decimal or 0x hex. */

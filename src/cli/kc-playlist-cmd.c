@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kc-playlist-cmd.c - karmactl playlist: list, show, and the changes
- * (create, rename, delete, add, remove, move), each change one transaction.
+ * (create, rename, delete, add, remove, move), each change one transaction;
+ * import is kc-playlist-import.c.
  * A playlist is named by its fid or by its name (its title), when only one
  * playlist has that name.
  */
@@ -13,7 +14,11 @@
 
 #include "km-playlist.h"
 
+static char *playlist_name_option;
+
 static const GOptionEntry playlist_options[] = {
+	{ "name", 'n', 0, G_OPTION_ARG_STRING, &playlist_name_option,
+	  "import: the new playlist's name (default: the file's, without .m3u or .m3u8)", "NAME" },
 	{ NULL }
 };
 
@@ -284,8 +289,13 @@ static int playlist_run(struct kc_ctx *ctx)
 	const char *sub = ctx->argv[0];
 	int n = ctx->argc - 1;
 
+	if (playlist_name_option && strcmp(sub, "import") != 0)
+		return kc_usage(ctx, "--name is for playlist import");
 	if (strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0)
 		return run_read_only(ctx, sub);
+	if (strcmp(sub, "import") == 0)
+		return n == 1 ? kc_playlist_import(ctx, ctx->argv[1], playlist_name_option) :
+		       kc_usage(ctx, "playlist import FILE [--name NAME]");
 	for (size_t i = 0; i < G_N_ELEMENTS(subcommands); i++) {
 		int want = subcommands[i].n_args;
 
@@ -300,7 +310,7 @@ static int playlist_run(struct kc_ctx *ctx)
 
 const struct kc_command kc_cmd_playlist = {
 	.name = "playlist", .args = "SUBCOMMAND ...",
-	.summary = "Playlists: list, show, create, rename, delete, add, remove, move",
+	.summary = "Playlists: list, show, create, rename, delete, add, remove, move, import",
 	.description = "Subcommands (a playlist is named by its name or its fid):\n"
 		       "  list                         every playlist\n"
 		       "  show NAME|FID                its entries, numbered from 0\n"
@@ -309,7 +319,9 @@ const struct kc_command kc_cmd_playlist = {
 		       "  delete NAME|FID\n"
 		       "  add NAME|FID FID...          append tracks\n"
 		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"
-		       "  move NAME|FID FROM TO        move an entry to index TO",
+		       "  move NAME|FID FROM TO        move an entry to index TO\n"
+		       "  import FILE [--name NAME]    an M3U/M3U8 list: its files added (those\n"
+		       "                               there already reused), in its order",
 	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = playlist_run,
 };

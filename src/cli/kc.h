@@ -20,6 +20,7 @@ enum {
 	KC_EXIT_FAIL = 1,
 	KC_EXIT_USAGE = 2,
 	KC_EXIT_BUSY = 3,	/* another program holds the disk or player (--wait waits) */
+	KC_EXIT_INTERRUPTED = 130,	/* Ctrl-C: what was done so far is kept */
 };
 
 /*
