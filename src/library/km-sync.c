@@ -114,7 +114,9 @@ static void plan_file(Planner *pl, const KmWalkFile *file)
 		return;
 	}
 	rid = km_properties_get(props, "rid");
-	if (match_tune(pl->by_rid, rid, pl->matched)) {
+	/* a tune with its rid; or another copy of a tune an earlier file is (add skips it) */
+	if (match_tune(pl->by_rid, rid, pl->matched) ||
+	    (rid && g_hash_table_contains(pl->by_rid, rid))) {
 		pl->plan->n_present++;
 		return;
 	}
@@ -138,8 +140,9 @@ KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, gui
 	g_autoptr(GHashTable) matched = g_hash_table_new(NULL, NULL);
 	g_autoptr(GHashTable) planned_rids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 								   NULL);
+	guint64 total;
 	g_autoptr(GPtrArray) files = km_import_walk(folders, n_folders, TRUE, cancellable, problem,
-						    data, NULL);
+						    data, &total);
 	g_autoptr(KmSyncPlan) plan = g_new0(KmSyncPlan, 1);
 	Planner pl = { by_rid, matched, planned_rids, plan, unplayable, data };
 
