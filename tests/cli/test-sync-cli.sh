@@ -5,7 +5,8 @@
 # no byte, --delete removes what the folders lack (and its playlist
 # entries), an edited tag does not make a track new; an M3U8 list becomes a
 # playlist in its order, reusing what is there and listing what is missing;
-# riocp reads the result.  Speaks TAP.
+# the cable pulled mid-sync or mid-import loses nothing committed; riocp
+# reads the result.  Speaks TAP.
 #   bash tests/cli/test-sync-cli.sh PATH/TO/karmactl
 set -u
 
@@ -104,6 +105,28 @@ status 1 "--name gives another (exit 1: entries were skipped)" \
 same "...which reuses every track" "Four|One|Three|Two (edited)" "$(titles)"
 fails 1 "an import of a file that is no list is refused" kv playlist import music/a/one.mp3
 check "verify is clean" kv verify
+
+# ---- the cable pulled during a sync and an import: nothing committed is lost ----
+
+FRESH=$W/fresh.img
+k mkkarma "$FRESH" --size 64M >/dev/null
+for n in 10 30 60; do
+	IMG=$W/cut-$n.img
+	cp "$FRESH" "$IMG"
+	KM_SIM_FAULTS=unplug-after-writes=$n k --simulate -i "$IMG" sync music >/dev/null 2>&1
+	kv sync music >/dev/null 2>"$ERR"
+	report "sync cut after $n writes, then run again: exits 0" $?
+	same "...the player has every track once" "One|Three|Two" "$(titles)"
+	check "...verify is clean" kv verify
+	KM_SIM_FAULTS=unplug-after-writes=$n k --simulate -i "$IMG" playlist import lists/trip.m3u8 \
+		--name Cut >/dev/null 2>&1
+	kv playlist list >lists.txt 2>"$ERR"
+	report "...an import cut after $n writes leaves playlists that read" $?
+	check "...and verify clean, or a commit a writable open finishes" \
+		bash -c '"$0" -i "$1" verify >/dev/null || { "$0" -i "$1" sync music >/dev/null && "$0" -i "$1" verify; }' \
+		"$KARMACTL" "$IMG"
+done
+IMG=$W/sync.img
 
 # ---- riocp reads the result ----
 
