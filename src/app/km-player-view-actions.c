@@ -102,6 +102,20 @@ static void on_exported(GObject *source, GAsyncResult *result, gpointer data)
 	_km_view_job_free(job);
 }
 
+/* A transfer row for an export into folder (named name), running under title. */
+static KmTransferRow *add_export_row(KmPlayerView *self, const char *name, const char *title,
+				     GPtrArray *tracks)
+{
+	g_autofree char *finished = g_strdup_printf(_("Export to %s"), name);
+	KmTransferRow *row = km_transfer_row_new(title, NULL, 0);
+
+	km_transfer_row_set_finished_title(row, finished);
+	if (tracks)
+		km_transfer_row_set_track_names(row, tracks);
+	km_transfer_panel_add(self->transfers, row);
+	return row;
+}
+
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 {
 	g_autoptr(GPtrArray) tracks = NULL;
@@ -119,16 +133,32 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder)
 	title = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Exporting %u track to %s",
 					    "Exporting %u tracks to %s", tracks->len),
 				tracks->len, name);
-	row = km_transfer_row_new(title, NULL, 0);
-	g_free(title);
-	title = g_strdup_printf(_("Export to %s"), name);
-	km_transfer_row_set_finished_title(row, title);
-	km_transfer_row_set_track_names(row, tracks);
-	km_transfer_panel_add(self->transfers, row);
+	row = add_export_row(self, name, title, tracks);
 	km_session_export_async(self->session, (guint32 *)(void *)fids->data, fids->len, folder,
 				template, _km_player_view_on_progress, g_object_ref(row), g_object_unref,
 				km_transfer_row_get_cancellable(row), on_exported,
 				_km_view_job_new(self, row));
+}
+
+void km_player_view_export_playlist(KmPlayerView *self, GFile *folder)
+{
+	KmPlaylistItem *playlist;
+	g_autofree char *template = NULL, *title = NULL, *name = NULL;
+	KmTransferRow *row;
+
+	g_return_if_fail(KM_IS_PLAYER_VIEW(self) && G_IS_FILE(folder));
+	playlist = km_playlist_sidebar_get_selected(self->sidebar);
+	if (!playlist || self->closing)
+		return;
+	template = g_settings_get_string(self->settings, "export-template");
+	name = g_file_get_parse_name(folder);
+	title = g_strdup_printf(_("Exporting playlist “%s” to %s"),
+				km_playlist_item_get_name(playlist), name);
+	row = add_export_row(self, name, title, NULL);
+	km_session_export_playlist_async(self->session, km_playlist_item_get_fid(playlist), folder,
+					 template, _km_player_view_on_progress, g_object_ref(row),
+					 g_object_unref, km_transfer_row_get_cancellable(row),
+					 on_exported, _km_view_job_new(self, row));
 }
 
 static void on_files_chosen(GObject *owner, GPtrArray *files)
@@ -153,6 +183,18 @@ static void export_action(GtkWidget *widget, const char *name, GVariant *param)
 {
 	km_choose_files(widget, _("Export to Folder"), _("_Export"), TRUE, FALSE,
 			on_folder_chosen);
+}
+
+static void on_playlist_folder_chosen(GObject *owner, GPtrArray *files)
+{
+	km_player_view_export_playlist(KM_PLAYER_VIEW(owner), files->pdata[0]);
+}
+
+static void export_playlist_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	if (km_playlist_sidebar_get_selected(KM_PLAYER_VIEW(widget)->sidebar))
+		km_choose_files(widget, _("Export Playlist to Folder"), _("_Export"), TRUE, FALSE,
+				on_playlist_folder_chosen);
 }
 
 static void search_action(GtkWidget *widget, const char *name, GVariant *param)
@@ -293,6 +335,8 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 		{ "player.add-folder", add_files_action, GDK_KEY_i,
 		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
 		{ "player.export", export_action, GDK_KEY_e, GDK_CONTROL_MASK },
+		{ "player.export-playlist", export_playlist_action, GDK_KEY_e,
+		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
 		{ "player.search", search_action, GDK_KEY_f, GDK_CONTROL_MASK },
 		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },
 		{ "player.select-all", select_all_action, GDK_KEY_a, GDK_CONTROL_MASK },

@@ -321,6 +321,8 @@ void _km_player_view_update_backup_actions(KmPlayerView *self)
 	gboolean readable = open && !km_session_is_incomplete(self->session);
 
 	gtk_widget_action_set_enabled(GTK_WIDGET(self), "player.backup", readable);
+	/* the other reader of the whole player (km-player-view-plays.c) */
+	gtk_widget_action_set_enabled(GTK_WIDGET(self), "player.export-plays", readable);
 	gtk_widget_action_set_enabled(GTK_WIDGET(self), "player.restore",
 				      open && !km_player_view_is_busy(self));
 }

@@ -102,6 +102,8 @@ GListModel *_km_player_view_init_delete(KmPlayerView *self, GListModel *tracks);
 void _km_player_view_dispose_delete(KmPlayerView *self);
 /* Deletes now what the undo toast offers to bring back (before an eject). */
 void _km_player_view_commit_delete(KmPlayerView *self);
+/* km-player-view-plays.c: player.export-plays. */
+void _km_player_view_class_init_plays(GtkWidgetClass *widget_class);
 /* km-player-view-backup.c: player.backup, player.restore, the first-change offer. */
 void _km_player_view_class_init_backup(GtkWidgetClass *widget_class);
 void _km_player_view_init_backup(KmPlayerView *self);

@@ -351,6 +351,7 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	_km_player_view_class_init_delete(widget_class);
 	_km_player_view_class_init_playlists(widget_class);
 	_km_player_view_class_init_backup(widget_class);
+	_km_player_view_class_init_plays(widget_class);
 }
 
 static void km_player_view_init(KmPlayerView *self)

@@ -26,6 +26,10 @@ KmSession *km_player_view_get_session(KmPlayerView *self);
 void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_files);
 /* Copy the selected tracks into folder. */
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder);
+/* Export the playlist shown in the sidebar into folder, with NAME.m3u8 listing it. */
+void km_player_view_export_playlist(KmPlayerView *self, GFile *folder);
+/* Append the plays counted since the last export to folder/scrobbler.log (a toast says how many). */
+void km_player_view_export_plays(KmPlayerView *self, GFile *folder);
 /*
  * Cancel the transfers, write everything back and close the player, without
  * asking (the player.eject action asks first while files are being copied).

@@ -55,6 +55,7 @@
 #include "km-progress.h"
 #include "km-report.h"
 #include "km-track.h"
+#include "km-plays.h"
 #include "km-verify.h"
 
 G_BEGIN_DECLS
@@ -201,6 +202,16 @@ void km_session_export_async(KmSession *session, const guint32 *fids, guint n_fi
 			     gpointer progress_data, GDestroyNotify progress_notify,
 			     GCancellable *cancellable, GAsyncReadyCallback callback,
 			     gpointer user_data);
+/*
+ * The same for a playlist's tracks, each once, and folder/NAME.m3u8 listing
+ * them in its order (km_library_export_playlist()); finished with
+ * km_session_export_finish().
+ */
+void km_session_export_playlist_async(KmSession *session, guint32 playlist, GFile *folder,
+				      const char *template, KmProgressCallback progress,
+				      gpointer progress_data, GDestroyNotify progress_notify,
+				      GCancellable *cancellable, GAsyncReadyCallback callback,
+				      gpointer user_data);
 /* As km_session_add_files_finish(). */
 KmReport *km_session_export_finish(KmSession *session, GAsyncResult *result, GError **error);
 
@@ -268,6 +279,16 @@ void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *
 			     GAsyncReadyCallback callback, gpointer user_data);
 KmVerifyReport *km_session_verify_finish(KmSession *session, GAsyncResult *result,
 					 GError **error);
+
+/*
+ * Append the plays counted since the last export from this player to the
+ * scrobbler log file (a local path), and remember them in the player's
+ * ledger (km-plays.h): what was written comes with the finish.
+ */
+void km_session_export_plays_async(KmSession *session, GFile *log, GCancellable *cancellable,
+				   GAsyncReadyCallback callback, gpointer user_data);
+gboolean km_session_export_plays_finish(KmSession *session, GAsyncResult *result,
+					KmPlaysResult *plays, GError **error);
 
 /*
  * Hold the jobs that change the player (add, remove, tags, playlists,

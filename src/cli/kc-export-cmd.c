@@ -4,7 +4,7 @@
  * a host folder by the library's export pipeline (km_library_export(), the
  * app's too: template names, never overwriting, the length checked, a file
  * cut short removed). A track that fails is said and the next one tried;
- * the command then exits 1.
+ * the command then exits 1. --playlist adds NAME.m3u8 beside the tracks.
  */
 #include "kc-library.h"
 
@@ -17,6 +17,7 @@
 static char *export_template;
 static char *export_to;
 static char *export_query;
+static char *export_playlist;
 static gboolean export_progress;
 
 static const GOptionEntry export_options[] = {
@@ -27,6 +28,8 @@ static const GOptionEntry export_options[] = {
 	  "%c extension, %f fid, %% (default " KM_EXPORT_DEFAULT_TEMPLATE ")", "T" },
 	{ "query", 'q', 0, G_OPTION_ARG_STRING, &export_query,
 	  "Only the tracks whose title, artist, album or genre holds QUERY", "QUERY" },
+	{ "playlist", 'p', 0, G_OPTION_ARG_STRING, &export_playlist,
+	  "A playlist's tracks, and NAME.m3u8 listing them in its order", "NAME|FID" },
 	{ "progress", 0, 0, G_OPTION_ARG_NONE, &export_progress,
 	  "Show progress on standard error even when standard output is no terminal", NULL },
 	{ NULL }
@@ -36,6 +39,8 @@ struct export_job {
 	struct kc_ctx *ctx;
 	KmLibrary *lib;
 	GArray *fids;		/* guint32: the tracks to export */
+	guint32 playlist;	/* --playlist: its fid */
+	guint n_dangling;	/* its entries whose track is gone */
 	struct kc_progress progress;
 	char *name;		/* the current track's, which the progress line shows */
 	unsigned exported, failed;
@@ -48,6 +53,16 @@ static int select_fids(struct export_job *job)
 	g_autofree char *folded = NULL;
 	g_autoptr(GPtrArray) all = NULL;
 
+	if (export_playlist) {
+		g_autoptr(GError) error = NULL;
+		int status = kc_find_playlist(ctx, job->lib, export_playlist, &job->playlist);
+
+		if (status)
+			return status;
+		job->fids = km_library_playlist_tracks(job->lib, job->playlist, &job->n_dangling,
+						       &error);
+		return job->fids ? KC_EXIT_OK : kc_fail_gerror(ctx, export_playlist, error);
+	}
 	job->fids = g_array_new(FALSE, FALSE, sizeof(guint32));
 	for (int i = 0; i < ctx->argc; i++) {
 		guint32 fid;
@@ -118,10 +133,15 @@ static int export_all(struct export_job *job)
 	};
 	const guint32 *fids = (const guint32 *)job->fids->data;
 	g_autoptr(GError) error = NULL;
+	g_autofree char *list = NULL;
+	gboolean done;
 
 	kc_progress_init(&job->progress, export_progress, job->fids->len,
 			 km_library_get_data_total(job->lib, fids, job->fids->len));
-	if (!km_library_export(job->lib, fids, job->fids->len, &options, &error)) {
+	done = export_playlist ?
+	       km_library_export_playlist(job->lib, job->playlist, &options, &list, &error) :
+	       km_library_export(job->lib, fids, job->fids->len, &options, &error);
+	if (!done) {
 		if (g_error_matches(error, KM_EXPORT_ERROR, KM_EXPORT_ERROR_TEMPLATE))
 			return kc_usage(job->ctx, "--template: %s", error->message);
 		if (!job->failed)	/* not said yet: nothing was tried */
@@ -133,6 +153,11 @@ static int export_all(struct export_job *job)
 		printf(" (%u failed%s)", job->failed,
 		       error ? ", the rest not tried" : "");
 	printf("\n");
+	if (list)
+		printf("playlist -> %s\n", list);
+	if (job->n_dangling)
+		printf(job->n_dangling == 1 ? "%u playlist entry left out: its track is gone\n" :
+		       "%u playlist entries left out: their tracks are gone\n", job->n_dangling);
 	return job->failed || error ? KC_EXIT_FAIL : KC_EXIT_OK;
 }
 
@@ -146,8 +171,10 @@ static int export_run(struct kc_ctx *ctx)
 		return kc_usage(ctx, "no folder given: use --to DIR");
 	if (export_query && !g_utf8_validate(export_query, -1, NULL))
 		return kc_usage(ctx, "--query is not valid UTF-8");
-	if (export_query && ctx->argc)
-		return kc_usage(ctx, "--query and FIDs: give one or the other");
+	if ((export_query != NULL) + (export_playlist != NULL) + (ctx->argc > 0) > 1)
+		return kc_usage(ctx, "--query, --playlist and FIDs: give one of them");
+	if (export_playlist && !g_utf8_validate(export_playlist, -1, NULL))
+		return kc_usage(ctx, "--playlist is not valid UTF-8");
 	status = kc_library_open(ctx, false, false, &kl);
 	if (status)
 		return status;

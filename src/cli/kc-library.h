@@ -40,6 +40,8 @@ void kc_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* Whether QUERY (case-folded; NULL matches all) is in the title, artist, album or genre. */
 bool kc_library_matches(const KmProperties *p, const char *folded_query);
+/* NAME or FID: a fid of a playlist, or the one playlist of that name (kc-playlist-cmd.c). */
+int kc_find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid);
 /* A fid given on the command line: decimal or 0x hex. */
 bool kc_fid_from_string(const char *s, guint32 *fid);
 /* The same, with a usage error when s is no fid. */

@@ -32,8 +32,7 @@ static char *shown(const KmProperties *p, const char *key)
 	return kc_shown(v ? v : "");
 }
 
-/* NAME or FID: a fid of a playlist, or the one playlist of that name. */
-static int find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid)
+int kc_find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid)
 {
 	g_autoptr(GPtrArray) all = NULL;
 	unsigned found = 0;
@@ -120,7 +119,7 @@ static int show_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *name)
 {
 	g_autoptr(GArray) entries = NULL;
 	guint32 fid;
-	int status = find_playlist(ctx, lib, name, &fid);
+	int status = kc_find_playlist(ctx, lib, name, &fid);
 
 	if (status)
 		return status;
@@ -248,7 +247,7 @@ static int change(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 
 	if (strcmp(sub, "create") == 0)
 		return create(ctx, tx);
-	status = find_playlist(ctx, km_transaction_get_library(tx), ctx->argv[1], &pl);
+	status = kc_find_playlist(ctx, km_transaction_get_library(tx), ctx->argv[1], &pl);
 	if (status)
 		return status;
 	if (strcmp(sub, "rename") == 0)

@@ -86,6 +86,8 @@ extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
 /* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c (rm-track, tag), kc-playlist-cmd.c */
 extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
 	kc_cmd_playlist;
+/* kc-plays-cmd.c */
+extern const struct kc_command kc_cmd_plays;
 /* kc-player-cmds.c: the players connected, and leaving storage mode */
 extern const struct kc_command kc_cmd_devices, kc_cmd_eject;
 

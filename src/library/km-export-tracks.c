@@ -7,6 +7,7 @@
  * the folder never holds a truncated track.
  */
 #include "km-export.h"
+#include "km-export-private.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
@@ -21,7 +22,8 @@ typedef struct {
 	guint8 *buf;
 } Export;
 
-static gboolean write_all(int fd, const guint8 *data, gsize len, const char *path, GError **error)
+gboolean km_export_write_all(int fd, const guint8 *data, gsize len, const char *path,
+			     GError **error)
 {
 	while (len > 0) {
 		ssize_t n = write(fd, data, len);
@@ -64,7 +66,7 @@ static gboolean copy_data(Export *ex, guint32 fid, guint64 size, int fd, const c
 				    (unsigned long long)offset, (unsigned long long)size);
 			return FALSE;
 		}
-		if (!write_all(fd, ex->buf, (gsize)n, path, error))
+		if (!km_export_write_all(fd, ex->buf, (gsize)n, path, error))
 			return FALSE;
 		offset += (guint64)n;
 		km_progress_report(opts->progress, opts->data, KM_PHASE_COPYING, offset, size);

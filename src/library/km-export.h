@@ -127,6 +127,26 @@ typedef struct {
  */
 gboolean km_library_export(KmLibrary *lib, const guint32 *fids, guint n_fids,
 			   const KmExportOptions *opts, GError **error);
+/*
+ * The tracks of a playlist, in its order, each once (a new GArray of
+ * guint32 fids); *n_dangling counts the entries whose track is gone. NULL
+ * with KM_LIBRARY_ERROR_NOT_FOUND when playlist is no playlist, or
+ * an error when its list cannot be read.
+ */
+GArray *km_library_playlist_tracks(KmLibrary *lib, guint32 playlist, guint *n_dangling,
+				   GError **error);
+/*
+ * A playlist out: its tracks (km_library_playlist_tracks()) through
+ * km_library_export() with opts, then opts->folder/NAME.m3u8 (NAME made safe
+ * as a track's title, never overwriting: "NAME (2).m3u8"): "#EXTM3U", then
+ * per entry "#EXTINF:seconds,Artist - Title" and the track's file relative
+ * to the folder, in the playlist's order, UTF-8. Tracks that failed or are
+ * gone are left out of it. *list_path (may be NULL) gets the list's path.
+ * FALSE with error when the export stopped (as km_library_export()) or the
+ * list could not be written.
+ */
+gboolean km_library_export_playlist(KmLibrary *lib, guint32 playlist, const KmExportOptions *opts,
+				    char **list_path, GError **error);
 /* The bytes of the tracks' data files (what an export copies), for progress. */
 guint64 km_library_get_data_total(KmLibrary *lib, const guint32 *fids, guint n_fids);
 

@@ -2,9 +2,18 @@
 /*
  * test-window.c - ejecting the player and closing the window, idle and while
  * files are being copied (a transfer row that stays running keeps the view
- * busy for as long as the test needs).
+ * busy for as long as the test needs); Export Plays… writing the plays the
+ * player counted to a scrobbler log, once each; a playlist exported with its
+ * NAME.m3u8.
  */
 #include "km-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "km-image-device.h"
+#include "km-library.h"
+#include "km-transaction.h"
+#include "omfs.h"
 
 #define N_TRACKS 4
 
@@ -78,14 +87,183 @@ static void test_close_while_copying(gconstpointer image)
 	km_test_close_window(win);
 }
 
+typedef void (*ImageEdit)(KmTransaction *tx, GPtrArray *objects, gpointer data);
+
+/* Runs edit in one committed transaction on image's library (objects: its list, fid order). */
+static void edit_image(const char *image, ImageEdit edit, gpointer data)
+{
+	char msg[OMFS_ERRMSG_MAX];
+	struct km_image_device *dev = km_image_device_open(image, true, 0, 0, msg, sizeof(msg));
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmLibrary) lib = NULL;
+	g_autoptr(KmTransaction) tx = NULL;
+	g_autoptr(GPtrArray) objects = NULL;
+
+	g_assert_nonnull(dev);
+	lib = km_library_open(km_image_device_blockdev(dev), &(KmLibraryOptions){ .writable = TRUE },
+			      &error);
+	g_assert_no_error(error);
+	objects = km_library_list(lib);
+	tx = km_library_begin(lib, &error);
+	g_assert_no_error(error);
+	edit(tx, objects, data);
+	g_assert_true(km_transaction_commit(tx, &error));
+	g_assert_no_error(error);
+	g_clear_object(&tx);
+	g_assert_true(km_library_close(lib, &error));
+	g_clear_object(&lib);
+	km_image_device_close(dev);
+}
+
+typedef struct {
+	guint count;
+	guint32 last;
+	char *title;	/* out: the track's */
+} Plays;
+
+static void edit_plays(KmTransaction *tx, GPtrArray *objects, gpointer data)
+{
+	Plays *plays = data;
+	guint32 fid = km_properties_get_fid(objects->pdata[0]);
+	g_autofree char *count = g_strdup_printf("%u", plays->count);
+	g_autofree char *last = g_strdup_printf("%u", plays->last);
+	g_autoptr(GError) error = NULL;
+
+	plays->title = g_strdup(km_properties_get(objects->pdata[0], "title"));
+	g_assert_true(km_transaction_set_property(tx, fid, "play_count", count, &error));
+	g_assert_true(km_transaction_set_property(tx, fid, "play_last", last, &error));
+}
+
+/* The play lines of the log (those not starting with '#'). */
+static GStrv log_plays(const char *path)
+{
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autoptr(GStrvBuilder) plays = g_strv_builder_new();
+
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	g_assert_true(g_str_has_prefix(text, "#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Karma Manager "));
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i]; i++)
+		if (lines[i][0] && lines[i][0] != '#')
+			g_strv_builder_add(plays, lines[i]);
+	return g_strv_builder_end(plays);
+}
+
+static void test_export_plays(void)
+{
+	g_autofree char *image = km_test_make_image(N_TRACKS);
+	Plays set = { .count = 2, .last = 1700000000 };
+	g_autofree char *folder = g_dir_make_tmp("km-plays-XXXXXX", NULL);
+	g_autofree char *log = g_build_filename(folder, "scrobbler.log", NULL);
+	g_autoptr(GFile) folder_file = g_file_new_for_path(folder);
+	KmWindow *win;
+	KmPlayerView *pv;
+	g_auto(GStrv) plays = NULL;
+
+	edit_image(image, edit_plays, &set);
+	win = km_test_open_window(image);
+	pv = km_test_player_view(win);
+	km_player_view_export_plays(pv, folder_file);
+	km_test_wait_until(km_test_find_label(GTK_WIDGET(win), "2 plays written to scrobbler.log"));
+	plays = log_plays(log);
+	g_assert_cmpuint(g_strv_length(plays), ==, 2);
+	g_assert_nonnull(strstr(plays[1], set.title));
+	g_assert_true(g_str_has_suffix(plays[1], "\tL\t1700000000\t"));
+
+	/* exported once: the ledger remembers them */
+	km_player_view_export_plays(pv, folder_file);
+	km_test_wait_until(km_test_find_label(GTK_WIDGET(win), "No new plays since the last export"));
+	g_clear_pointer(&plays, g_strfreev);
+	plays = log_plays(log);
+	g_assert_cmpuint(g_strv_length(plays), ==, 2);
+	km_test_close_window(win);
+	g_assert_cmpint(g_unlink(log), ==, 0);
+	g_assert_cmpint(g_rmdir(folder), ==, 0);
+	g_free(set.title);
+}
+
+/* A playlist "Road Trip" of the second, first and second track again. */
+static void edit_playlist(KmTransaction *tx, GPtrArray *objects, gpointer data)
+{
+	guint32 order[] = { 1, 0, 1 }, fid;
+	g_autoptr(GError) error = NULL;
+
+	g_assert_true(km_transaction_playlist_create(tx, "Road Trip", &fid, &error));
+	for (guint i = 0; i < G_N_ELEMENTS(order); i++)
+		g_assert_true(km_transaction_playlist_insert(
+			tx, fid, km_properties_get_fid(objects->pdata[order[i]]), -1, &error));
+	*(guint32 *)data = fid;
+}
+
+/* Removes path, a folder, and everything below it. */
+static void remove_tree(const char *path)
+{
+	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
+	const char *name;
+
+	while (dir && (name = g_dir_read_name(dir))) {
+		g_autofree char *child = g_build_filename(path, name, NULL);
+
+		remove_tree(child);
+	}
+	g_assert_cmpint(g_remove(path), ==, 0);
+}
+
+static void test_export_playlist(void)
+{
+	g_autofree char *image = km_test_make_image(N_TRACKS);
+	g_autofree char *folder = g_dir_make_tmp("km-playlist-XXXXXX", NULL);
+	g_autofree char *list = g_build_filename(folder, "Road Trip.m3u8", NULL);
+	g_autoptr(GFile) folder_file = g_file_new_for_path(folder);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	guint32 playlist = 0;
+	KmWindow *win;
+	KmPlayerView *pv;
+	guint n_paths = 0;
+
+	edit_image(image, edit_playlist, &playlist);
+	win = km_test_open_window(image);
+	pv = km_test_player_view(win);
+	km_playlist_sidebar_select(_km_player_view_get_sidebar(pv), playlist);
+	km_test_wait_until(km_playlist_sidebar_get_selected(_km_player_view_get_sidebar(pv)));
+	km_player_view_export_playlist(pv, folder_file);
+	km_test_wait_until(g_file_test(list, G_FILE_TEST_EXISTS) && !km_player_view_is_busy(pv));
+
+	/* the entries in order, the twice-listed track at both places, every path resolving */
+	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	g_assert_cmpstr(lines[0], ==, "#EXTM3U");
+	for (guint i = 1; lines[i] && lines[i][0]; i++) {
+		g_autofree char *path = g_build_filename(folder, lines[i], NULL);
+
+		if (lines[i][0] == '#')
+			continue;
+		g_assert_true(g_file_test(path, G_FILE_TEST_IS_REGULAR));
+		n_paths++;
+	}
+	g_assert_cmpuint(n_paths, ==, 3);
+	g_assert_cmpstr(lines[2], ==, lines[6]);
+	g_assert_cmpstr(lines[2], !=, lines[4]);
+	km_test_close_window(win);
+	remove_tree(folder);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
+	g_autofree char *state = NULL;
 
 	km_test_init(&argc, &argv);
 	image = km_test_make_image(N_TRACKS);
+	/* the plays' ledgers: in the test's folder, not the user's (read once, by GLib) */
+	state = g_path_get_dirname(image);
+	g_setenv("XDG_STATE_HOME", state, TRUE);
 	g_test_add_data_func("/app/window/eject", image, test_eject);
 	g_test_add_data_func("/app/window/eject-while-copying", image, test_eject_while_copying);
 	g_test_add_data_func("/app/window/close-while-copying", image, test_close_while_copying);
+	g_test_add_func("/app/window/export-plays", test_export_plays);
+	g_test_add_func("/app/window/export-playlist", test_export_playlist);
 	return g_test_run();
 }
