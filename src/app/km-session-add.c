@@ -87,22 +87,15 @@ static void on_begin(const KmWalkFile *file, guint index, gpointer data)
 {
 	AddJob *add = data;
 
-	g_free(add->progress.file_name);
-	add->progress.file_name = g_filename_display_basename(file->path);
-	add->progress.file_index = index;
-	add->progress.file_bytes_done = 0;
-	add->progress.file_bytes_total = file->size;
-	add->progress.bytes_done = add->bytes_before;
-	km_worker_report(add->job, &add->progress);
+	km_worker_report_file(add->job, &add->progress, g_filename_display_basename(file->path),
+			      index, file->size, add->bytes_before);
 }
 
 static void on_copied(const KmLibraryProgress *p, gpointer data)
 {
 	AddJob *add = data;
 
-	add->progress.file_bytes_done = p->done;
-	add->progress.bytes_done = add->bytes_before + p->done;
-	km_worker_report(add->job, &add->progress);
+	km_worker_report_copied(add->job, &add->progress, add->bytes_before, p->done);
 }
 
 /* How the report says a file the import did not add (FAILED, NO_ROOM, NOT_TRIED). */

@@ -124,18 +124,16 @@ static void on_progress(const KmLibraryProgress *p, gpointer data)
 /* A file the import did not take, for a reason of its own or one that stops it. */
 static void say_failed(struct add_job *job, const KmImportFileResult *r)
 {
+	gboolean refused = r->error->domain == KM_IMPORT_ERROR;	/* no tune, unreadable */
+
 	if (g_error_matches(r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;	/* the summary says it was interrupted */
-	if (r->error->domain == KM_IMPORT_ERROR) {
-		/* the message names the file */
+	if (refused)	/* the message names the file */
 		kc_failf(job->ctx, "not added: %s", r->error->message);
-		job->refused++;
-		job->failed |= r->file->is_root;
-		return;
-	}
-	kc_fail_gerror(job->ctx, r->file->path, r->error);
+	else
+		kc_fail_gerror(job->ctx, r->file->path, r->error);
 	job->refused++;
-	job->failed = true;
+	job->failed |= !refused || r->file->is_root;
 	job->stop_said |= r->stops;
 }
 
