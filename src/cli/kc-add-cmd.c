@@ -46,6 +46,8 @@ static const GOptionEntry add_options[] = {
 struct add_job {
 	struct kc_ctx *ctx;
 	const struct kc_import_request *req;
+	KmLibrary *lib;
+	bool walked;		/* the walk ended: files are being imported */
 	GCancellable *cancellable;
 	struct kc_progress progress;
 	unsigned added, duplicates, refused;
@@ -100,6 +102,7 @@ static void on_walked(GPtrArray *files, guint64 total, gpointer data)
 	struct add_job *job = data;
 
 	kc_progress_init(&job->progress, job->req->show_progress, files->len, total);
+	job->walked = true;
 	job->start_us = g_get_monotonic_time();
 	job->start_cpu_us = kc_cpu_us();
 }
@@ -141,9 +144,6 @@ static void on_done(const KmImportFileResult *r, gpointer data)
 {
 	struct add_job *job = data;
 
-	if (job->req->root_fids && r->file->is_root &&
-	    (r->outcome == KM_IMPORT_ADDED || r->outcome == KM_IMPORT_DUPLICATE))
-		g_array_index(job->req->root_fids, guint32, r->file->root) = r->fid;
 	if (r->outcome != KM_IMPORT_NOT_TRIED && r->outcome != KM_IMPORT_NOT_SAVED)
 		kc_progress_file_end(&job->progress);
 	switch (r->outcome) {
@@ -152,7 +152,7 @@ static void on_done(const KmImportFileResult *r, gpointer data)
 		job->added++;
 		break;
 	case KM_IMPORT_DUPLICATE:
-		if (job->req->reuse_duplicates)
+		if (job->req->playlist_file)
 			printf("on the player already as fid %" G_GUINT32_FORMAT ": %s\n", r->fid,
 			       r->file->path);
 		else
@@ -196,7 +196,7 @@ static void on_done(const KmImportFileResult *r, gpointer data)
 
 static int summarize(struct add_job *job)
 {
-	if (job->req->reuse_duplicates)
+	if (job->req->playlist_file)
 		printf("%u added, %u on the player already, %u not added", job->added,
 		       job->duplicates, job->refused);
 	else
@@ -220,9 +220,39 @@ static void print_stats(const struct add_job *job, gint64 commit_us)
 			job->added, job->files_us, job->files_cpu_us, commit_us);
 }
 
+/* A list's entry that names no file here. */
+static void on_skipped(const KmM3uEntry *entry, gpointer data)
+{
+	g_autofree char *text = kc_shown(entry->text);
+
+	printf("skipped line %u: %s: %s\n", entry->line,
+	       entry->path ? "no such file" : "not a local file", text);
+}
+
+/* After a playlist import: the playlist made, or why not when no file said it. */
+static int say_playlist(struct add_job *job, const KmPlaylistImportResult *pl, gboolean made,
+			const GError *error, int status)
+{
+	const char *file = job->req->playlist_file;
+	g_autofree char *name = NULL;
+
+	if (made) {
+		name = kc_shown(km_properties_get(km_library_lookup(job->lib, pl->playlist),
+						  "title"));
+		printf("created playlist fid %" G_GUINT32_FORMAT ": %s, %u entries\n",
+		       pl->playlist, name, pl->n_entries);
+	} else if (!job->stop_said && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+		status = kc_fail_gerror(job->ctx, file, error);
+	}
+	if (pl->n_skipped)
+		printf("%u entr%s of %s skipped\n", pl->n_skipped, pl->n_skipped == 1 ? "y" : "ies",
+		       file);
+	return status ? status : pl->n_skipped ? KC_EXIT_FAIL : KC_EXIT_OK;
+}
+
 int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request *req)
 {
-	struct add_job job = { .ctx = ctx, .req = req };
+	struct add_job job = { .ctx = ctx, .req = req, .lib = lib };
 	KmLibraryImportOptions options = {
 		.recursive = req->recursive, .flags = req->flags,
 		.copy_duplicates = req->copy_duplicates,
@@ -230,22 +260,26 @@ int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request
 		.progress = on_progress, .done = on_done, .data = &job,
 	};
 	g_autoptr(GError) error = NULL;
+	KmPlaylistImportResult pl = { 0 };
 	struct sigaction old;
+	gboolean done;
 	int status;
 
-	if (req->root_fids) {
-		g_array_set_size(req->root_fids, req->n_roots);
-		memset(req->root_fids->data, 0, req->n_roots * sizeof(guint32));
-	}
 	job.cancellable = options.cancellable = g_cancellable_new();
 	kc_sigint_catch(&old);
 	/* What stops the import was said with the file that met it (on_done). */
-	km_library_import(lib, req->roots, req->n_roots, &options, &error);
+	done = req->playlist_file ?
+	       km_library_import_playlist(lib, req->playlist_file, req->playlist_name, &options,
+					  on_skipped, &pl, &error) :
+	       km_library_import(lib, req->roots, req->n_roots, &options, &error);
 	sigaction(SIGINT, &old, NULL);
 	kc_progress_finish(&job.progress);
 	/* the files' time ends with the last file's outcome: what follows is the commit */
 	print_stats(&job, g_get_monotonic_time() - job.start_us - job.files_us);
-	status = summarize(&job);
+	/* a list refused before any file (unreadable, its name taken) has no summary */
+	status = job.walked || !req->playlist_file ? summarize(&job) : KC_EXIT_OK;
+	if (req->playlist_file)
+		status = say_playlist(&job, &pl, done, error, status);
 	g_object_unref(job.cancellable);
 	return status;
 }

@@ -10,6 +10,7 @@
 #include "kc.h"
 #include "km-library.h"
 #include "km-library-import.h"
+#include "km-playlist-import.h"
 #include "km-transaction.h"
 
 struct kc_library {
@@ -44,7 +45,9 @@ bool kc_library_matches(const KmProperties *p, const char *folded_query);
 /*
  * kc-add-cmd.c: host files imported as add imports them (km_library_import(),
  * committed once), each file's outcome said, a progress line, Ctrl-C
- * committing what was copied. Returns add's exit status.
+ * committing what was copied; or, with playlist_file, that M3U/M3U8 list
+ * made a playlist (km_library_import_playlist(): its files imported the
+ * same way, those there already used). Returns add's exit status.
  */
 struct kc_import_request {
 	const char *const *roots;
@@ -52,14 +55,11 @@ struct kc_import_request {
 	bool recursive;
 	KmImportFlags flags;
 	bool copy_duplicates;
-	bool reuse_duplicates;	/* a duplicate is said as the track used, not as skipped */
 	bool show_progress;	/* even when stdout is no terminal */
-	/* NULL, or set to n_roots fids: each root file's track (added, or the duplicate's) or 0 */
-	GArray *root_fids;
+	const char *playlist_file;	/* instead of roots */
+	const char *playlist_name;	/* NULL: the file's name */
 };
 int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request *req);
-/* kc-playlist-import.c: playlist import FILE [--name NAME]. */
-int kc_playlist_import(struct kc_ctx *ctx, const char *file, const char *name);
 
 /* NAME or FID: a fid of a playlist, or the one playlist of that name (kc-playlist-cmd.c). */
 int kc_find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid);

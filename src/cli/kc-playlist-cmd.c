@@ -2,7 +2,7 @@
 /*
  * kc-playlist-cmd.c - karmactl playlist: list, show, and the changes
  * (create, rename, delete, add, remove, move), each change one transaction;
- * import is kc-playlist-import.c.
+ * import, an M3U/M3U8 list made a playlist through add's import (kc_import()).
  * A playlist is named by its fid or by its name (its title), when only one
  * playlist has that name.
  */
@@ -273,6 +273,22 @@ static int change(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 	return status;
 }
 
+/* import FILE: the list made a playlist, its files added (kc_import()). */
+static int import_list(struct kc_ctx *ctx, const char *file)
+{
+	struct kc_library kl;
+	int status;
+
+	if (playlist_name_option && !g_utf8_validate(playlist_name_option, -1, NULL))
+		return kc_usage(ctx, "--name is not valid UTF-8");
+	status = kc_library_open(ctx, true, false, &kl);
+	if (status)
+		return status;
+	status = kc_import(ctx, kl.lib, &(struct kc_import_request){
+		.playlist_file = file, .playlist_name = playlist_name_option });
+	return kc_library_close(ctx, &kl, status);
+}
+
 /* The subcommands and how many arguments each takes after its name (-1: at least). */
 static const struct {
 	const char *name;
@@ -294,7 +310,7 @@ static int playlist_run(struct kc_ctx *ctx)
 	if (strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0)
 		return run_read_only(ctx, sub);
 	if (strcmp(sub, "import") == 0)
-		return n == 1 ? kc_playlist_import(ctx, ctx->argv[1], playlist_name_option) :
+		return n == 1 ? import_list(ctx, ctx->argv[1]) :
 		       kc_usage(ctx, "playlist import FILE [--name NAME]");
 	for (size_t i = 0; i < G_N_ELEMENTS(subcommands); i++) {
 		int want = subcommands[i].n_args;
