@@ -6,7 +6,8 @@
  * blocks (large writes to a block device leave no pages in the cache:
  * km-write-through.h); on an image in /var/tmp (a disk file system: direct reads), an
  * image in /dev/shm (a tmpfs) and, with --loop, on loop devices with 512-
- * and 4096-byte sectors (root and losetup needed: exits 77 without them).
+ * and 4096-byte sectors and on an image in a ramfs, a file system that
+ * refuses O_DIRECT (root and losetup needed: exits 77 without them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,9 @@
 #include <string.h>
 #include <linux/loop.h>
 #include <linux/magic.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -305,6 +308,65 @@ static void test_loop(gconstpointer data)
 	close(hold);
 }
 
+/* ---- a file system that refuses O_DIRECT ---- */
+
+/*
+ * ramfs, mounted in a mount namespace of this process's own (so nothing
+ * stays mounted when an assertion ends the test): FALSE when that fails.
+ */
+static gboolean mount_ramfs(const char *dir)
+{
+	return unshare(CLONE_NEWNS) == 0 &&
+	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+	       mount("km-direct-read", dir, "ramfs", 0, NULL) == 0;
+}
+
+/*
+ * An image on a ramfs, which has no direct I/O: opening it O_DIRECT fails
+ * (EINVAL). The direct reader gives up when it opens the file, so even a
+ * large request that it would read directly goes through the page cache,
+ * and every read, racing a write or not, gives the image's bytes.
+ */
+static void test_refused(void)
+{
+	g_autofree char *mnt = g_build_filename(loop_dir, "ramfs", NULL);
+	g_autofree char *path = NULL;
+	g_autofree guint8 *buf = g_malloc(2 * MIB);
+	struct km_direct_read dr;
+	int fd;
+
+	g_assert_cmpint(g_mkdir(mnt, 0700), ==, 0);
+	if (!mount_ramfs(mnt)) {
+		g_autofree char *why = g_strdup_printf("cannot mount a ramfs: %s", g_strerror(errno));
+
+		g_test_skip(why);
+		g_rmdir(mnt);
+		return;
+	}
+	path = make_image(mnt, IMAGE_SIZE);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		g_test_skip("this kernel's ramfs accepts O_DIRECT: nothing here refuses it");
+	} else {
+		g_assert_cmpint(errno, ==, EINVAL);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		g_assert_cmpint(fd, >=, 0);
+		km_direct_read_init(&dr, fd);
+		g_assert_cmpint(dr.fd, ==, -1);
+		/* Nothing counts as cached: a reader that could read directly would. */
+		dr.no_cachestat = true;
+		g_assert_cmpint(km_direct_read(&dr, fd, 0, buf, 2 * MIB), ==, KM_DIRECT_BUFFERED);
+		km_direct_read_fini(&dr);
+		close(fd);
+		check_requests(path, IMAGE_SIZE, FALSE);
+		check_race(path, FALSE);
+	}
+	g_unlink(path);
+	g_assert_cmpint(umount(mnt), ==, 0);
+	g_rmdir(mnt);
+}
+
 /* Root and a loop device to be had, or exit 77 (skipped). */
 static void require_loop(void)
 {
@@ -343,6 +405,7 @@ int main(int argc, char **argv)
 	if (with_loop) {
 		g_test_add_data_func("/direct-read/loop-512", GUINT_TO_POINTER(512), test_loop);
 		g_test_add_data_func("/direct-read/loop-4096", GUINT_TO_POINTER(4096), test_loop);
+		g_test_add_func("/direct-read/refused", test_refused);
 	} else {
 		g_test_add_func("/direct-read/disk-image", test_disk_image);
 		g_test_add_func("/direct-read/tmpfs-image", test_tmpfs_image);
