@@ -56,7 +56,8 @@ head -c "${MIB}M" /dev/urandom > "$DIR/big.bin"
 mkdir -p "$DIR/tree"
 for d in $(seq 0 9); do mkdir -p "$DIR/tree/d$d"; done
 for i in $(seq 1 "$FILES"); do echo "file $i" > "$DIR/tree/d$((i % 10))/f$i"; done
-"$KARMACTL" mkfs --size $((MIB + 64))M "$DIR/vol.img" > /dev/null
+# a small file takes a cluster (up to 64 KiB) and its inode
+"$KARMACTL" mkfs --size $((MIB + FILES / 10 + 64))M "$DIR/vol.img" > /dev/null
 "$KARMACTL" -i "$DIR/vol.img" put "$DIR/big.bin" /big.bin
 "$KARMACTL" -i "$DIR/vol.img" put -r "$DIR/tree" /tree
 
