@@ -6,7 +6,8 @@
  * blocks (large writes to a block device leave no pages in the cache:
  * km-write-through.h); on an image in /var/tmp (a disk file system: direct reads), an
  * image in /dev/shm (a tmpfs) and, with --loop, on loop devices with 512-
- * and 4096-byte sectors and on an image in a ramfs, a file system that
+ * and 4096-byte sectors (where large writes also flush the device every
+ * 8 MiB by themselves) and on an image in a ramfs, a file system that
  * refuses O_DIRECT (root and losetup needed: exits 77 without them).
  */
 #include <errno.h>
@@ -28,6 +29,7 @@
 
 #include "km-direct-read.h"
 #include "km-image-device.h"
+#include "km-write-through.h"
 
 #define MIB ((size_t)1 << 20)
 #define RACE_ROUNDS 40
@@ -308,6 +310,68 @@ static void test_loop(gconstpointer data)
 	close(hold);
 }
 
+/* Flush requests the block device at node has completed (field 16 of its stat, Linux 5.5). */
+static guint64 device_flushes(const char *node)
+{
+	g_autofree char *name = g_path_get_basename(node);
+	g_autofree char *path = g_strdup_printf("/sys/block/%s/stat", name);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) fields = NULL;
+	guint n = 0;
+
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	fields = g_strsplit_set(g_strstrip(text), " ", -1);
+	for (guint i = 0; fields[i]; i++)
+		if (*fields[i] && ++n == 16)
+			return g_ascii_strtoull(fields[i], NULL, 10);
+	g_test_skip("the kernel counts no flushes in /sys/block/NAME/stat");
+	return G_MAXUINT64;
+}
+
+/*
+ * Large writes to a block device flush it every KM_WRITE_THROUGH_FLUSH_EVERY
+ * bytes by themselves (the device's write cache never holds more than that
+ * of a copy), and land whole.
+ */
+static void test_loop_flushes(void)
+{
+	const size_t size = 3 * KM_WRITE_THROUGH_FLUSH_EVERY + MIB;
+	g_autofree char *path = make_image(loop_dir, size);
+	g_autofree char *loop = losetup(path, 512);
+	g_autofree guint8 *buf = g_malloc(MIB);
+	struct km_image_device *dev;
+	const struct omfs_blockdev *bdev;
+	char msg[256];
+	guint64 before;
+	int hold;
+
+	g_assert_nonnull(loop);
+	hold = hold_until_closed(loop);
+	g_unlink(path);
+	dev = km_image_device_open(loop, true, 0, 0, msg, sizeof(msg));
+	g_assert_nonnull(dev);
+	bdev = km_image_device_blockdev(dev);
+	before = device_flushes(loop);
+	if (before == G_MAXUINT64)
+		goto out;
+	for (size_t pos = 0; pos < size; pos += MIB) {
+		memset(buf, (int)(pos / MIB + 1), MIB);
+		g_assert_cmpint(bdev->write(bdev->ctx, pos, buf, MIB), ==, 0);
+	}
+	/* 25 MiB in 1 MiB writes, no flush asked for: one every 8 MiB */
+	g_assert_cmpuint(device_flushes(loop) - before, ==, size / KM_WRITE_THROUGH_FLUSH_EVERY);
+	g_assert_cmpint(bdev->flush(bdev->ctx), ==, 0);
+	drop_cache(loop);
+	for (size_t pos = 0; pos < size; pos += MIB) {
+		g_assert_cmpint(bdev->read(bdev->ctx, pos, buf, MIB), ==, 0);
+		for (size_t i = 0; i < MIB; i++)
+			g_assert_cmpuint(buf[i], ==, (guint8)(pos / MIB + 1));
+	}
+out:
+	g_assert_cmpint(km_image_device_close(dev), ==, 0);
+	close(hold);
+}
+
 /* ---- a file system that refuses O_DIRECT ---- */
 
 /*
@@ -405,6 +469,7 @@ int main(int argc, char **argv)
 	if (with_loop) {
 		g_test_add_data_func("/direct-read/loop-512", GUINT_TO_POINTER(512), test_loop);
 		g_test_add_data_func("/direct-read/loop-4096", GUINT_TO_POINTER(4096), test_loop);
+		g_test_add_func("/direct-read/loop-flushes", test_loop_flushes);
 		g_test_add_func("/direct-read/refused", test_refused);
 	} else {
 		g_test_add_func("/direct-read/disk-image", test_disk_image);
