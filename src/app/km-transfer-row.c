@@ -312,6 +312,30 @@ void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks)
 				    g_strdup_printf("“%s”", km_track_get_title(tracks->pdata[i])));
 }
 
+/* A pulse every tenth of a second, while the job runs. */
+static gboolean pulse_job_bar(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+	KmTransferRow *self = KM_TRANSFER_ROW(widget);
+	gint64 now = gdk_frame_clock_get_frame_time(clock);
+	gint64 *last = data;
+
+	if (!self->running)
+		return G_SOURCE_REMOVE;
+	if (now - *last >= G_USEC_PER_SEC / 10) {
+		gtk_progress_bar_pulse(GTK_PROGRESS_BAR(self->job_bar));
+		*last = now;
+	}
+	return G_SOURCE_CONTINUE;
+}
+
+void km_transfer_row_set_unmeasured(KmTransferRow *self, const char *status)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	gtk_label_set_text(GTK_LABEL(self->status), status);
+	gtk_widget_set_visible(self->file_bar, FALSE);
+	gtk_widget_add_tick_callback(GTK_WIDGET(self), pulse_job_bar, g_new0(gint64, 1), g_free);
+}
+
 void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title)
 {
 	g_return_if_fail(KM_IS_TRANSFER_ROW(self));

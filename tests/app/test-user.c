@@ -946,6 +946,125 @@ static void test_export_bad_track(void)
 	km_test_close_window(win);
 }
 
+/* Overwrites the start of image's var/smalldb (its header) with garbage, through the OMFS core. */
+static void damage_smalldb(const char *image)
+{
+	char msg[256];
+	struct km_image_device *dev = km_image_device_open(image, true,
+							   KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
+							   sizeof(msg));
+	const struct omfs_mount_opts opts = { .read_only = false };
+	struct omfs_fs *fs = NULL;
+	guint8 garbage[64];
+	uint64_t ino = 0;
+
+	g_assert_nonnull(dev);
+	memset(garbage, 0xa5, sizeof(garbage));
+	g_assert_cmpint(omfs_mount(km_image_device_blockdev(dev), &opts, &fs, msg, sizeof(msg)), ==, 0);
+	g_assert_cmpint(omfs_resolve(fs, "var/smalldb", &ino), ==, 0);
+	g_assert_cmpint(omfs_write(fs, ino, 0, garbage, sizeof(garbage)), ==, sizeof(garbage));
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	km_image_device_close(dev);
+}
+
+static void on_damage_known(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(GError) error = NULL;
+
+	km_session_found_damage_finish(KM_SESSION(source), result, &error);
+	g_assert_no_error(error);
+	*(gboolean *)data = TRUE;
+}
+
+/*
+ * Waits until the view has its answer to "did opening find damage?": the
+ * session's jobs end in order, and the view asked first.
+ */
+static void wait_damage_known(KmWindow *win)
+{
+	gboolean known = FALSE;
+
+	km_session_found_damage_async(km_test_session(win), NULL, on_damage_known, &known);
+	km_test_wait_until(known);
+	km_test_settle(GTK_WINDOW(win));
+}
+
+/* The question dialog once it shows part (an AdwAlertDialog shows its labels a frame late). */
+static GtkWidget *dialog_showing(const char *part)
+{
+	GtkWidget *dialog = NULL;
+
+	km_test_wait_until((dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG)) != NULL &&
+			   shows_part(dialog, part));
+	return dialog;
+}
+
+/* The dialog's button with this label (AdwMessageDialog's and AdwAlertDialog's are GtkButtons). */
+static GtkWidget *find_button(GtkWidget *widget, const char *label)
+{
+	if (!gtk_widget_get_mapped(widget))
+		return NULL;
+	if (GTK_IS_BUTTON(widget) && g_strcmp0(gtk_button_get_label(GTK_BUTTON(widget)), label) == 0)
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = find_button(c, label);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * 5, the second half. A player whose list of tracks (var/smalldb) is
+ * damaged opens with a banner; its button checks the player, the dialog
+ * says what is wrong in plain words, Repair fixes it, and the banner goes;
+ * a check then finds nothing. A healthy player shows no banner.
+ */
+static void test_damaged_player_banner(gconstpointer healthy)
+{
+	g_autofree char *image = km_test_make_image(4);
+	KmWindow *win;
+	KmPlayerView *pv;
+	KmTransferRow *row;
+	GtkWidget *dialog, *repair = NULL, *menu;
+
+	win = km_test_open_window(healthy);
+	wait_damage_known(win);
+	g_assert_null(find_shown_label(GTK_WIDGET(win), "This player has problems"));
+	km_test_close_window(win);
+
+	damage_smalldb(image);
+	win = km_test_open_window(image);
+	pv = km_test_player_view(win);
+	km_test_focus_window(GTK_WINDOW(win));
+	/* the banner slides in; its button is clicked once it stands still */
+	km_test_wait_until(find_shown_label(GTK_WIDGET(pv), "This player has problems") != NULL);
+	km_test_settle(GTK_WINDOW(win));
+	click_label(GTK_WIDGET(pv), "Check Player…");
+	dialog = dialog_showing("list of tracks is damaged");
+	repair = find_button(dialog, "_Repair");
+	g_assert_nonnull(repair);
+	km_test_click(repair, 1, 1);
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
+	km_test_wait_until((row = km_transfer_panel_get_first_row(
+				    _km_player_view_get_transfers(pv))) != NULL);
+	km_test_wait_until(!km_transfer_row_is_running(row));
+	g_assert_nonnull(strstr(km_transfer_row_get_status(row), "repaired"));
+	g_assert_null(strstr(km_transfer_row_get_status(row), "could not"));
+	km_test_wait_until(find_shown_label(GTK_WIDGET(pv), "This player has problems") == NULL);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, 4);
+	/* Check Player… in the main menu: nothing left */
+	menu = find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
+	km_test_click(menu, 1, 1);
+	click_label(GTK_WIDGET(pv), "Check Player…");
+	dialog = dialog_showing("No Problems Found");
+	g_assert_null(find_button(dialog, "_Repair"));
+	km_test_answer(dialog, "close");
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -968,5 +1087,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/app/user/icon-in-resources", test_icon_in_resources);
 	g_test_add_data_func("/app/user/properties-readable", image, test_properties_readable);
 	g_test_add_func("/app/user/export-bad-track", test_export_bad_track);
+	g_test_add_data_func("/app/user/damaged-player-banner", image, test_damaged_player_banner);
 	return g_test_run();
 }
