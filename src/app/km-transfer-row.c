@@ -238,6 +238,9 @@ static void build(KmTransferRow *self, const char *title)
 	self->files_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	self->problems_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
 	gtk_label_set_xalign(GTK_LABEL(self->title), 0);
+	/* a folder's path or a backup's name is long: wrapped, it never widens the window */
+	gtk_label_set_wrap(GTK_LABEL(self->title), TRUE);
+	gtk_label_set_wrap_mode(GTK_LABEL(self->title), PANGO_WRAP_WORD_CHAR);
 	gtk_widget_add_css_class(self->title, "heading");
 	gtk_label_set_xalign(GTK_LABEL(self->status), 0);
 	gtk_label_set_ellipsize(GTK_LABEL(self->status), PANGO_ELLIPSIZE_MIDDLE);
