@@ -127,3 +127,16 @@ void km_test_type_text(GtkWindow *window, const char *text)
 	for (const char *c = text; *c; c++)
 		km_test_press_key(window, *c == ' ' ? GDK_KEY_space : gdk_unicode_to_keyval(*c), 0);
 }
+
+/* Whether widget is where it was a few frames ago (not sliding). */
+gboolean km_test_stands_still(GtkWidget *widget)
+{
+	GtkWidget *window = GTK_WIDGET(gtk_widget_get_root(widget));
+	graphene_rect_t before, after;
+
+	if (!gtk_widget_compute_bounds(widget, window, &before))
+		return FALSE;
+	km_test_settle(GTK_WINDOW(window));
+	return gtk_widget_compute_bounds(widget, window, &after) &&
+	       graphene_rect_equal(&before, &after);
+}

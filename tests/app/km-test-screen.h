@@ -28,6 +28,8 @@ void km_test_click_label(GtkWidget *below, const char *text);
 gboolean km_test_shows_part(GtkWidget *widget, const char *part);
 /* The first mapped button below widget with this label (mnemonic and all), or NULL. */
 GtkWidget *km_test_find_button(GtkWidget *widget, const char *label);
+/* Whether widget is where it was a few frames ago (not sliding in or out). */
+gboolean km_test_stands_still(GtkWidget *widget);
 /* Types text (ASCII letters and spaces) on the keyboard. */
 void km_test_type_text(GtkWindow *window, const char *text);
 

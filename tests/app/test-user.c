@@ -861,19 +861,6 @@ static gboolean inside_window(GtkWidget *widget, GtkWidget *window)
 	       b.origin.y + b.size.height <= gtk_widget_get_height(window);
 }
 
-/* Whether widget is where it was a few frames ago (not sliding). */
-static gboolean stands_still(GtkWidget *widget)
-{
-	GtkWidget *window = GTK_WIDGET(gtk_widget_get_root(widget));
-	graphene_rect_t before, after;
-
-	if (!gtk_widget_compute_bounds(widget, window, &before))
-		return FALSE;
-	km_test_settle(GTK_WINDOW(window));
-	return gtk_widget_compute_bounds(widget, window, &after) &&
-	       graphene_rect_equal(&before, &after);
-}
-
 /* Folded (libadwaita 1.4), the playlists slide away over the list when the window opens. */
 static gboolean playlists_settled(KmPlayerView *pv)
 {
@@ -904,7 +891,7 @@ static KmWindow *assert_save_tags_whole(const char *image, int width)
 	save = gtk_widget_get_ancestor(save, GTK_TYPE_BUTTON);
 	g_assert_nonnull(save);
 	/* the pane slides in (a revealer, or a split view's sidebar): measured where it stops */
-	km_test_wait_until(stands_still(save));
+	km_test_wait_until(km_test_stands_still(save));
 	g_assert_true(inside_window(save, GTK_WIDGET(win)));
 	g_assert_true(inside_window(GTK_WIDGET(_km_player_view_get_details_pane(pv)),
 				    GTK_WIDGET(win)));

@@ -264,6 +264,8 @@ static void show_in_sidebar(Tour *tour, const char *name)
 
 	if (!gtk_widget_get_mapped(GTK_WIDGET(pv->sidebar)))
 		km_test_click(km_test_find_icon_button(GTK_WIDGET(pv), "sidebar-show-symbolic"), 1, 1);
+	/* it slides in over the list: clicked where it stops */
+	km_test_wait_until(km_test_stands_still(GTK_WIDGET(pv->sidebar)));
 	km_test_click_label(GTK_WIDGET(pv->sidebar), name);
 }
 
