@@ -295,13 +295,23 @@ GFile *km_test_write_silence(const char *path, guint32 size)
 	return g_file_new_for_path(path);
 }
 
+struct km_image_device *km_test_open_music(const char *image, gboolean writable)
+{
+	struct km_image_device *dev = NULL;
+	char msg[256];
+
+	/* a closed window's session lets go of the image on its worker thread, a moment later */
+	km_test_wait_until((dev = km_image_device_open(image, writable,
+						       KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
+						       sizeof(msg))) != NULL);
+	return dev;
+}
+
 /* Overwrites the start of image's var/smalldb (its header) with garbage, through the OMFS core. */
 void km_test_damage_smalldb(const char *image)
 {
 	char msg[256];
-	struct km_image_device *dev = km_image_device_open(image, true,
-							   KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
-							   sizeof(msg));
+	struct km_image_device *dev = km_test_open_music(image, true);
 	const struct omfs_mount_opts opts = { .read_only = false };
 	struct omfs_fs *fs = NULL;
 	guint8 garbage[64];

@@ -765,9 +765,7 @@ static void test_properties_readable(gconstpointer image)
 static void destroy_data_inode(const char *image, guint32 fid)
 {
 	char msg[256], path[KM_FID_PATH_SIZE];
-	struct km_image_device *dev = km_image_device_open(image, false,
-							   KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
-							   sizeof(msg));
+	struct km_image_device *dev = km_test_open_music(image, false);
 	const struct omfs_mount_opts opts = { .read_only = true };
 	struct omfs_fs *fs = NULL;
 	struct omfs_statfs sfs;
