@@ -123,8 +123,10 @@ static void finish(KmTransferRow *self, const char *summary, KmReport *report,
 {
 	self->running = FALSE;
 	self->pending = 0;
-	if (self->finished_title)
+	if (self->finished_title) {
 		gtk_label_set_text(GTK_LABEL(self->title), self->finished_title);
+		gtk_widget_set_tooltip_text(self->title, self->finished_title);
+	}
 	gtk_label_set_text(GTK_LABEL(self->status), summary);
 	gtk_widget_set_visible(self->file_bar, FALSE);
 	gtk_widget_set_visible(self->job_bar, FALSE);
@@ -238,9 +240,13 @@ static void build(KmTransferRow *self, const char *title)
 	self->files_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	self->problems_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
 	gtk_label_set_xalign(GTK_LABEL(self->title), 0);
-	/* a folder's path or a backup's name is long: wrapped, it never widens the window */
-	gtk_label_set_wrap(GTK_LABEL(self->title), TRUE);
-	gtk_label_set_wrap_mode(GTK_LABEL(self->title), PANGO_WRAP_WORD_CHAR);
+	/*
+	 * a folder's path or a backup's name is long: shortened in the middle
+	 * (whole on hover), it never widens the window; one line, as the
+	 * panel's height is measured
+	 */
+	gtk_label_set_ellipsize(GTK_LABEL(self->title), PANGO_ELLIPSIZE_MIDDLE);
+	gtk_widget_set_tooltip_text(self->title, title);
 	gtk_widget_add_css_class(self->title, "heading");
 	gtk_label_set_xalign(GTK_LABEL(self->status), 0);
 	gtk_label_set_ellipsize(GTK_LABEL(self->status), PANGO_ELLIPSIZE_MIDDLE);
