@@ -250,10 +250,11 @@ static void repair_player(KmPlayerView *self)
 						 km_session_get_name(self->session));
 	g_autofree char *done = g_strdup_printf(_("Repair of “%s”"),
 						km_session_get_name(self->session));
-	KmTransferRow *row = km_transfer_row_new(title, NULL, 0);
+	KmTransferRow *row;
 
 	if (self->closing)
 		return;
+	row = km_transfer_row_new(title, NULL, 0);
 	km_transfer_row_set_finished_title(row, done);
 	km_transfer_panel_add(self->transfers, row);
 	km_transfer_row_set_unmeasured(row, _("Checking every file, repairing what can be…"));
@@ -325,9 +326,15 @@ static void on_checked(GObject *source, GAsyncResult *result, gpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmVerifyReport) report = km_session_verify_finish(KM_SESSION(source), result,
 								    &error);
+	GCancellable *closed = g_object_get_data(G_OBJECT(check->checking),
+						 "km-check-cancellable");
 
-	/* cancelled: the user closed the dialog, or the view went */
-	if (!km_error_is_cancelled(error) && !check->self->closing) {
+	/*
+	 * nothing to show when the user closed the dialog (perhaps as the check
+	 * ended) or the view went (disposed: its cancellable; ejecting: closing)
+	 */
+	if (!g_cancellable_is_cancelled(closed) &&
+	    !g_cancellable_is_cancelled(check->self->cancellable) && !check->self->closing) {
 		km_dialog_close(check->checking);
 		if (report)
 			present_report(check->self, report);
