@@ -20,7 +20,8 @@ typedef struct {
 	char *player_id;	/* the backup's name and source (copied on the main context) */
 	char *stamp;		/* the backup's time in its name: YYYY-MM-DD-HHMM */
 	KmProgress progress;
-	const char *phase;	/* the engine's pass (a static string) */
+	KmPhase phase;		/* the engine's pass, once started */
+	gboolean started;
 	guint64 passes_done;	/* bytes of the passes before this one */
 	gboolean resumed;
 } DiskJob;
@@ -35,13 +36,13 @@ static void disk_job_free(gpointer data)
 	g_free(disk);
 }
 
-static const char *phase_label(const char *phase)
+static const char *phase_label(KmPhase phase)
 {
-	if (g_strcmp0(phase, "Reading") == 0)
+	if (phase == KM_PHASE_READING)
 		return _("Reading the player");
-	if (g_strcmp0(phase, "Checking") == 0)
+	if (phase == KM_PHASE_CHECKING)
 		return _("Checking the backup");
-	if (g_strcmp0(phase, "Writing") == 0)
+	if (phase == KM_PHASE_WRITING)
 		return _("Writing the player");
 	return _("Verifying the player");
 }
@@ -51,18 +52,19 @@ static const char *phase_label(const char *phase)
  * job's bytes add the passes up, so the rate (measured on them) never goes
  * back when a new pass starts at 0.
  */
-static void report_pass(const KmBackupProgress *p, gpointer data)
+static void report_pass(const KmLibraryProgress *p, gpointer data)
 {
 	DiskJob *disk = data;
 	KmProgress *progress = &disk->progress;
 
-	if (disk->phase != p->phase) {
-		if (disk->phase) {
+	if (!disk->started || disk->phase != p->phase) {
+		if (disk->started) {
 			disk->passes_done += progress->file_bytes_total;
 			progress->file_index++;
 			progress->n_files = progress->file_index + 1;
 		}
 		disk->phase = p->phase;
+		disk->started = TRUE;
 		progress->file_name = (char *)phase_label(p->phase);
 	}
 	progress->file_bytes_done = p->done;

@@ -40,22 +40,16 @@ static void on_begin(guint32 fid, const KmProperties *props, const char *relativ
 {
 	ExportJob *export = data;
 
-	g_free(export->progress.file_name);
-	export->progress.file_name = g_strdup(km_properties_get(props, "title"));
-	export->progress.file_index = export->n_done;
-	export->progress.file_bytes_done = 0;
-	export->progress.file_bytes_total = size;
-	export->progress.bytes_done = export->bytes_before;
-	km_worker_report(export->job, &export->progress);
+	km_worker_report_file(export->job, &export->progress,
+			      g_strdup(km_properties_get(props, "title")), export->n_done, size,
+			      export->bytes_before);
 }
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	ExportJob *export = data;
 
-	export->progress.file_bytes_done = done;
-	export->progress.bytes_done = export->bytes_before + done;
-	km_worker_report(export->job, &export->progress);
+	km_worker_report_copied(export->job, &export->progress, export->bytes_before, p->done);
 }
 
 /* A track whose data the player's disk has lost: said in plain words, the reader's in brackets. */

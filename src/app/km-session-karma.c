@@ -43,7 +43,7 @@ static struct km_usb_transport *open_transport(KarmaSource *source, GError **err
 {
 	struct km_sim_karma_options opts = { 0 };
 	struct km_usb_transport *t = NULL;
-	char msg[OMFS_ERRMSG_MAX] = "";
+	char msg[KM_SOURCE_MSG_MAX] = "";
 	int err;
 
 	if (source->image) {
@@ -67,7 +67,7 @@ static const struct omfs_blockdev *karma_open(gpointer data, KmSession *session,
 					      GCancellable *cancellable, GError **error)
 {
 	KarmaSource *source = data;
-	char msg[OMFS_ERRMSG_MAX] = "";
+	char msg[KM_SOURCE_MSG_MAX] = "";
 	struct km_usb_transport *t;
 
 	(void)session;
@@ -89,7 +89,7 @@ static const struct omfs_blockdev *karma_open(gpointer data, KmSession *session,
 static gboolean karma_close(gpointer data, GError **error)
 {
 	KarmaSource *source = data;
-	char msg[OMFS_ERRMSG_MAX] = "";
+	char msg[KM_SOURCE_MSG_MAX] = "";
 	int err = source->usb ? km_karma_usb_close(source->usb, msg, sizeof(msg)) : 0;
 
 	source->usb = NULL;

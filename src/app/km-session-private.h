@@ -141,6 +141,15 @@ KmReport *km_session_report_finish(KmSession *session, GAsyncResult *result,
  */
 KmLibrary *km_worker_library(KmSession *session);
 void km_worker_report(KmJob *job, const KmProgress *progress);
+/*
+ * A copying job's progress (add, export): file index begins (name is
+ * taken), then `done` bytes of it are copied; bytes_before are those of the
+ * files copied before it.
+ */
+void km_worker_report_file(KmJob *job, KmProgress *progress, char *name, guint index,
+			   guint64 size, guint64 bytes_before);
+void km_worker_report_copied(KmJob *job, KmProgress *progress, guint64 bytes_before,
+			     guint64 done);
 GCancellable *km_job_cancellable(KmJob *job);
 /*
  * Whether error means the device is gone or failing; if so, the session

@@ -33,7 +33,7 @@ static const struct omfs_blockdev *image_open(gpointer data, KmSession *session,
 {
 	ImageSource *source = data;
 	g_autofree char *where = NULL;
-	char msg[OMFS_ERRMSG_MAX];
+	char msg[KM_SOURCE_MSG_MAX];
 
 	(void)session;
 	(void)cancellable;

@@ -17,6 +17,9 @@
 
 struct omfs_blockdev;	/* the device layer's (km-image-device.h, km-karma-usb.h) */
 
+/* Room for the sentence a device call writes on failure (cut to fit). */
+#define KM_SOURCE_MSG_MAX 320
+
 G_BEGIN_DECLS
 
 typedef struct {

@@ -73,6 +73,26 @@ void km_worker_report(KmJob *job, const KmProgress *progress)
 		km_progress_merger_report(job->progress, progress);
 }
 
+void km_worker_report_file(KmJob *job, KmProgress *progress, char *name, guint index,
+			   guint64 size, guint64 bytes_before)
+{
+	g_free(progress->file_name);
+	progress->file_name = name;
+	progress->file_index = index;
+	progress->file_bytes_done = 0;
+	progress->file_bytes_total = size;
+	progress->bytes_done = bytes_before;
+	km_worker_report(job, progress);
+}
+
+void km_worker_report_copied(KmJob *job, KmProgress *progress, guint64 bytes_before,
+			     guint64 done)
+{
+	progress->file_bytes_done = done;
+	progress->bytes_done = bytes_before + done;
+	km_worker_report(job, progress);
+}
+
 void km_session_report_progress(KmSession *session, const KmProgress *progress)
 {
 	g_assert(g_thread_self() == session->worker.thread);
@@ -81,15 +101,9 @@ void km_session_report_progress(KmSession *session, const KmProgress *progress)
 }
 
 /* The library's words for "the device or the volume failed under us". */
-static gboolean is_device_error(const GError *error)
-{
-	return g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO) ||
-	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED);
-}
-
 gboolean km_worker_check_device(KmJob *job, const GError *error)
 {
-	if (!is_device_error(error))
+	if (!km_library_error_is_device(error))
 		return FALSE;
 	fail_session(job, error);
 	return TRUE;

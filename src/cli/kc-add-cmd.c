@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kc-add-cmd.c - karmactl add: host files (folders with -r) imported as
- * tracks, in one transaction committed once, so var/smalldb is rewritten
- * once however many files are added. The files are found by the import's
- * walk (km-import-walk.h), as the app finds them.
+ * tracks by the library's import (km_library_import, the app's too: walk,
+ * probe, duplicate and room checks, copy), committed once at the end, so
+ * var/smalldb is rewritten once however many files are added. This file
+ * says what happened to each file, shows the progress and turns Ctrl-C
+ * into the import's cancellation.
  *
- * Each file goes through the library's import (km_transaction_import, the
- * app's too): duplicates are skipped unless --force-duplicates; files that
- * are no playable tune are refused with the reason (kept as data with
- * --taxi); the room check says whether it fits with what the commit
- * writes, so a full player stops the command between files.
+ * Duplicates are skipped unless --force-duplicates; files that are no
+ * playable tune are refused with the reason (kept as data with --taxi); a
+ * full player stops the command between files.
  *
  * Ctrl-C (SIGINT) stops at once: the file being copied is dropped (the
  * transaction removes what it wrote of it) and the files already copied
@@ -18,17 +18,13 @@
  */
 #include "kc-library.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "kc-progress.h"
-#include "km-import-add.h"
-#include "km-import-walk.h"
+#include "km-library-import.h"
 
 enum { ADD_EXIT_INTERRUPTED = 130 };
 
@@ -51,17 +47,14 @@ static const GOptionEntry add_options[] = {
 
 struct add_job {
 	struct kc_ctx *ctx;
-	GPtrArray *items;	/* KmWalkFile*: the files named and those in the folders named */
-	uint64_t total_bytes;
-	struct kc_library kl;
-	KmTransaction *tx;
 	GCancellable *cancellable;
 	struct kc_progress progress;
 	unsigned added, duplicates, refused;
 	unsigned not_tried;	/* files after the one the job stopped at */
 	bool failed;		/* a named file was refused, or an error stopped the job */
+	bool stop_said;		/* what stopped the job: said once, not for every file */
 	/* KARMACTL_STATS: the files' loop (wall and CPU) and the commit, apart from the open */
-	gint64 files_us, files_cpu_us, commit_us;
+	gint64 start_us, start_cpu_us, files_us, files_cpu_us;
 };
 
 /* ---- SIGINT ---- */
@@ -75,7 +68,13 @@ static void test_interrupt(const struct add_job *job)
 		raise(SIGINT);
 }
 
-/* ---- the files ---- */
+static void check_sigint(struct add_job *job)
+{
+	if (kc_sigint_caught())
+		g_cancellable_cancel(job->cancellable);
+}
+
+/* ---- the import's callbacks ---- */
 
 static void refuse(struct add_job *job, const char *path, bool named, const char *why)
 {
@@ -97,99 +96,100 @@ static void on_walk_problem(const char *path, guint root, gboolean is_root,
 	refuse(data, path, is_root || problem == KM_WALK_TOO_DEEP, message ? message : why[problem]);
 }
 
-/* ---- adding ---- */
-
-static void on_begin(const char *path, guint64 size, gpointer data)
+static void on_walked(GPtrArray *files, guint64 total, gpointer data)
 {
 	struct add_job *job = data;
 
-	kc_progress_file_begin(&job->progress, path, size);
+	kc_progress_init(&job->progress, add_progress, files->len, total);
+	job->start_us = g_get_monotonic_time();
+	job->start_cpu_us = kc_cpu_us();
 }
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_begin(const KmWalkFile *file, guint index, gpointer data)
 {
 	struct add_job *job = data;
 
-	kc_progress_file_update(&job->progress, done);
-	if (kc_sigint_caught())
-		g_cancellable_cancel(job->cancellable);
+	test_interrupt(job);
+	check_sigint(job);
+	kc_progress_file_begin(&job->progress, file->path, file->size);
 }
 
-/* One file through the library's import (km_transaction_import); false stops the job. */
-static bool add_one(struct add_job *job, const KmWalkFile *it)
+static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
-	KmImportOptions options = {
-		.flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE,
-		.copy_duplicates = add_force_duplicates, .begin = on_begin,
-		.progress = on_progress, .data = job, .cancellable = job->cancellable,
-	};
-	g_autoptr(GError) error = NULL;
-	KmImportResult r;
+	struct add_job *job = data;
 
-	if (!km_transaction_import(job->tx, it->path, it->size, &options, &r, &error)) {
-		kc_progress_finish(&job->progress);
-		if (error->domain == KM_IMPORT_ERROR) {
-			/* the message names the file */
-			kc_failf(job->ctx, "not added: %s", error->message);
-			job->refused++;
-			job->failed |= it->is_root;
-			return true;
-		}
-		if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-			kc_fail_gerror(job->ctx, it->path, error);
-			job->refused++;
-			job->failed = true;
-		}
-		return false;
-	}
-	if (r.outcome == KM_IMPORT_DUPLICATE) {
-		printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT " (--force-duplicates "
-		       "adds it anyway)\n", it->path, r.fid);
+	kc_progress_file_update(&job->progress, p->done);
+	check_sigint(job);
+}
+
+/* A file the import did not take, for a reason of its own or one that stops it. */
+static void say_failed(struct add_job *job, const KmImportFileResult *r)
+{
+	gboolean refused = r->error->domain == KM_IMPORT_ERROR;	/* no tune, unreadable */
+
+	if (g_error_matches(r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;	/* the summary says it was interrupted */
+	if (refused)	/* the message names the file */
+		kc_failf(job->ctx, "not added: %s", r->error->message);
+	else
+		kc_fail_gerror(job->ctx, r->file->path, r->error);
+	job->refused++;
+	job->failed |= !refused || r->file->is_root;
+	job->stop_said |= r->stops;
+}
+
+static void on_done(const KmImportFileResult *r, gpointer data)
+{
+	struct add_job *job = data;
+
+	if (r->outcome != KM_IMPORT_NOT_TRIED && r->outcome != KM_IMPORT_NOT_SAVED)
+		kc_progress_file_end(&job->progress);
+	switch (r->outcome) {
+	case KM_IMPORT_ADDED:
+		printf("added fid %" G_GUINT32_FORMAT ": %s\n", r->fid, r->file->path);
+		job->added++;
+		break;
+	case KM_IMPORT_DUPLICATE:
+		printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT
+		       " (--force-duplicates adds it anyway)\n", r->file->path, r->fid);
 		job->duplicates++;
-		return true;
-	}
-	if (r.outcome == KM_IMPORT_NO_ROOM) {
+		break;
+	case KM_IMPORT_NO_ROOM:
 		kc_failf(job->ctx, "%s: the player is full: %" G_GUINT64_FORMAT " bytes free, "
 			 "this file needs %" G_GUINT64_FORMAT " with the room the library's files "
-			 "need; stopping", it->path, r.room.free_bytes, r.room.needed);
+			 "need; stopping", r->file->path, r->room.free_bytes, r->room.needed);
 		job->refused++;
 		job->failed = true;
-		return false;
+		break;
+	case KM_IMPORT_FAILED:
+		say_failed(job, r);
+		break;
+	case KM_IMPORT_NOT_SAVED:
+		/* said "added" before the commit failed: said once, with the commit's error */
+		if (!job->stop_said)
+			kc_fail_gerror(job->ctx, job->ctx->image, r->error);
+		job->stop_said = true;
+		job->added--;
+		job->refused++;
+		job->failed = true;
+		break;
+	case KM_IMPORT_NOT_TRIED:
+		if (r->stops)	/* nothing could be begun */
+			kc_fail_gerror(job->ctx, job->ctx->image, r->error);
+		job->failed |= r->stops;
+		job->not_tried++;
+		break;
+	default:
+		g_assert_not_reached();
 	}
-	kc_progress_file_end(&job->progress);
-	printf("added fid %" G_GUINT32_FORMAT ": %s\n", r.fid, it->path);
-	job->added++;
-	return true;
+	job->files_us = g_get_monotonic_time() - job->start_us;
+	job->files_cpu_us = kc_cpu_us() - job->start_cpu_us;
 }
 
-static void add_all(struct add_job *job)
+/* ---- the command ---- */
+
+static int summarize(struct add_job *job)
 {
-	guint i;
-
-	for (i = 0; i < job->items->len && !kc_sigint_caught(); i++) {
-		test_interrupt(job);
-		if (kc_sigint_caught())
-			break;
-		if (!add_one(job, job->items->pdata[i])) {
-			i++;
-			break;
-		}
-	}
-	job->not_tried = job->items->len - i;
-}
-
-/* Commit what was added (a consistent library either way), or nothing when nothing was. */
-static int finish(struct add_job *job)
-{
-	g_autoptr(GError) error = NULL;
-	bool ok;
-
-	if (job->added)
-		ok = km_transaction_commit(job->tx, &error);
-	else
-		ok = km_transaction_rollback(job->tx, &error);
-	if (!ok)
-		return kc_fail_gerror(job->ctx, job->ctx->image, error);
 	printf("%u added, %u duplicate%s skipped, %u not added", job->added, job->duplicates,
 	       job->duplicates == 1 ? "" : "s", job->refused);
 	if (job->not_tried)
@@ -201,57 +201,51 @@ static int finish(struct add_job *job)
 	return job->failed ? KC_EXIT_FAIL : KC_EXIT_OK;
 }
 
-static int run_job(struct add_job *job)
-{
-	g_autoptr(GError) error = NULL;
-	struct sigaction old;
-	gint64 start, start_cpu;
-	int status;
-
-	job->tx = km_library_begin(job->kl.lib, &error);
-	if (!job->tx)
-		return kc_fail_gerror(job->ctx, job->ctx->image, error);
-	job->cancellable = g_cancellable_new();
-	kc_progress_init(&job->progress, add_progress, job->items->len, job->total_bytes);
-	kc_sigint_catch(&old);
-	start = g_get_monotonic_time();
-	start_cpu = kc_cpu_us();
-	add_all(job);
-	job->files_us = g_get_monotonic_time() - start;
-	job->files_cpu_us = kc_cpu_us() - start_cpu;
-	start = g_get_monotonic_time();
-	status = finish(job);
-	job->commit_us = g_get_monotonic_time() - start;
-	sigaction(SIGINT, &old, NULL);
-	g_clear_object(&job->cancellable);
-	g_clear_object(&job->tx);
-	return status;
-}
-
 /* What the benchmark of adds (tests/bench/add-bench.sh) needs beside the library's counters. */
-static void print_stats(const struct add_job *job)
+static void print_stats(const struct add_job *job, gint64 commit_us)
 {
 	if (kc_stats_wanted())
 		fprintf(stderr, "karmactl: stats: add_files=%u add_files_us=%" G_GINT64_FORMAT
 			" add_files_cpu_us=%" G_GINT64_FORMAT " add_commit_us=%" G_GINT64_FORMAT "\n",
-			job->added, job->files_us, job->files_cpu_us, job->commit_us);
+			job->added, job->files_us, job->files_cpu_us, commit_us);
+}
+
+static int run_import(struct add_job *job, KmLibrary *lib)
+{
+	KmLibraryImportOptions options = {
+		.recursive = add_recursive,
+		.flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE,
+		.copy_duplicates = add_force_duplicates, .cancellable = job->cancellable,
+		.walk_problem = on_walk_problem, .walked = on_walked, .begin = on_begin,
+		.progress = on_progress, .done = on_done, .data = job,
+	};
+	g_autoptr(GError) error = NULL;
+	struct sigaction old;
+
+	kc_sigint_catch(&old);
+	/* What stops the import was said with the file that met it (on_done). */
+	km_library_import(lib, (const char *const *)job->ctx->argv, (guint)job->ctx->argc,
+			  &options, &error);
+	sigaction(SIGINT, &old, NULL);
+	kc_progress_finish(&job->progress);
+	/* the files' time ends with the last file's outcome: what follows is the commit */
+	print_stats(job, g_get_monotonic_time() - job->start_us - job->files_us);
+	return summarize(job);
 }
 
 static int add_run(struct kc_ctx *ctx)
 {
 	struct add_job job = { .ctx = ctx };
+	struct kc_library kl;
 	int status;
 
-	job.items = km_import_walk((const char *const *)ctx->argv, (guint)ctx->argc, add_recursive,
-				   NULL, on_walk_problem, &job, &job.total_bytes);
-	status = kc_library_open(ctx, true, false, &job.kl);
-	if (!status) {
-		status = run_job(&job);
-		print_stats(&job);
-		status = kc_library_close(ctx, &job.kl, status);
-	}
-	g_ptr_array_unref(job.items);
-	return status;
+	status = kc_library_open(ctx, true, false, &kl);
+	if (status)
+		return status;
+	job.cancellable = g_cancellable_new();
+	status = run_import(&job, kl.lib);
+	g_object_unref(job.cancellable);
+	return kc_library_close(ctx, &kl, status);
 }
 
 const struct kc_command kc_cmd_add = {

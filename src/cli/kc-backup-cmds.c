@@ -50,22 +50,27 @@ static const GOptionEntry restore_options[] = {
 typedef struct {
 	struct kc_progress line;
 	GCancellable *cancellable;
-	const char *phase;
+	const char *phase;	/* the pass's name, once one started */
 	struct sigaction old_sigint;
 } Progress;
 
-static void show_progress(const KmBackupProgress *p, gpointer data)
+static void show_progress(const KmLibraryProgress *p, gpointer data)
 {
+	static const char *const names[] = {
+		[KM_PHASE_COPYING] = "Copying", [KM_PHASE_READING] = "Reading",
+		[KM_PHASE_CHECKING] = "Checking", [KM_PHASE_WRITING] = "Writing",
+		[KM_PHASE_VERIFYING] = "Verifying",
+	};
 	Progress *pr = data;
 
 	if (kc_sigint_caught())
 		g_cancellable_cancel(pr->cancellable);
-	if (pr->phase != p->phase) {
+	if (pr->phase != names[p->phase]) {
 		if (pr->phase)
 			kc_progress_file_end(&pr->line);
-		pr->phase = p->phase;
+		pr->phase = names[p->phase];
 		kc_progress_init(&pr->line, false, 1, p->total);
-		kc_progress_file_begin(&pr->line, p->phase, p->total);
+		kc_progress_file_begin(&pr->line, pr->phase, p->total);
 	}
 	kc_progress_file_update(&pr->line, p->done);
 }

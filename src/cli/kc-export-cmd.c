@@ -100,11 +100,11 @@ static void on_begin(guint32 fid, const KmProperties *props, const char *relativ
 	kc_progress_file_begin(&job->progress, job->name, size);
 }
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct export_job *job = data;
 
-	kc_progress_file_update(&job->progress, done);
+	kc_progress_file_update(&job->progress, p->done);
 }
 
 /* Each track: its file, or why not (and the next one is tried). */

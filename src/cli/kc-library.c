@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kc-library.c - opening and closing the Karma library of -i IMAGE. */
 #include "kc-library.h"
+#include "km-library-fs.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -27,7 +27,7 @@ struct kc_progress {
 /* forced: --progress; otherwise shown when standard output is a terminal. */
 void kc_progress_init(struct kc_progress *p, bool forced, unsigned n_files, uint64_t total_bytes);
 void kc_progress_file_begin(struct kc_progress *p, const char *name, uint64_t size);
-/* done: bytes of the current file so far (a KmProgressFunc can call it). */
+/* done: bytes of the current file so far (a KmProgressFunc's figure). */
 void kc_progress_file_update(struct kc_progress *p, uint64_t done);
 /* The file is finished (or given up: its bytes count as done either way). */
 void kc_progress_file_end(struct kc_progress *p);

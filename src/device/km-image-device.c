@@ -4,6 +4,7 @@
  * optionally a window of it (a partition, or a volume at an offset).
  */
 #include "km-image-device.h"
+#include "omfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

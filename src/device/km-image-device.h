@@ -3,8 +3,12 @@
 #ifndef KM_IMAGE_DEVICE_H
 #define KM_IMAGE_DEVICE_H
 
-#include "omfs.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
+/* The OMFS core's device handle (omfs.h): handed on, so only declared here. */
+struct omfs_blockdev;
 struct km_image_device;
 
 /*

@@ -5,6 +5,7 @@
  * request, one retry after recovery, and the clean goodbye on close.
  */
 #include "km-karma-usb.h"
+#include "omfs.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,6 @@
 #include "km-riop.h"
 #include "km-scsi.h"
 #include "km-usb-transport.h"
-#include "omfs.h"
 
 /*
  * Largest READ(10)/WRITE(10). Each command costs about 1 ms on a USB 2.0
@@ -19,6 +18,8 @@
  */
 #define KM_KARMA_USB_MAX_REQUEST_DEFAULT ((size_t)1 << 20)
 
+/* The OMFS core's device handle (omfs.h): handed on, so only declared here. */
+struct omfs_blockdev;
 struct km_karma_usb;
 
 struct km_karma_usb_info {

@@ -5,6 +5,7 @@
  * Bulk-Only Transport and SCSI are in km-sim-bot.c and km-sim-scsi.c.
  */
 #include "km-sim-private.h"
+#include "omfs.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
  * error.
  */
 #include "km-sim-private.h"
+#include "omfs.h"
 
 #include <stdlib.h>
 #include <string.h>

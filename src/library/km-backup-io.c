@@ -109,11 +109,8 @@ void km_backup_checksum_zeros(GChecksum *checksum, guint64 len)
 	}
 }
 
-void km_backup_report(const KmBackupOptions *options, const char *phase, guint64 done,
+void km_backup_report(const KmBackupOptions *options, KmPhase phase, guint64 done,
 		      guint64 total)
 {
-	KmBackupProgress p = { done, total, phase };
-
-	if (options->progress)
-		options->progress(&p, options->progress_data);
+	km_progress_report(options->progress, options->progress_data, phase, done, total);
 }

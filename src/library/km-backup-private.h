@@ -37,7 +37,7 @@ gboolean km_backup_device_error(int err, const char *what, guint64 offset, GErro
 
 /* Feeds len zero bytes to checksum. */
 void km_backup_checksum_zeros(GChecksum *checksum, guint64 len);
-void km_backup_report(const KmBackupOptions *options, const char *phase, guint64 done,
+void km_backup_report(const KmBackupOptions *options, KmPhase phase, guint64 done,
 		      guint64 total);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -109,7 +110,9 @@ static gboolean open_image(Backup *b, guint64 size, GError **error)
 	g_free(partial);
 	if (!unfinished && g_file_test(b->path, G_FILE_TEST_EXISTS)) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-			    "%s already exists: choose another name, or remove it first", b->path);
+			    /* Translators: a file's name */
+			    _("%s already exists: choose another name, or remove it first"),
+			    b->path);
 		return FALSE;
 	}
 	b->result->resumed_from = b->pos = resume_offset(b, size);
@@ -131,7 +134,7 @@ static gboolean rehash_prefix(Backup *b, GError **error)
 			return FALSE;
 		g_checksum_update(b->sum, b->buf, (gssize)n);
 		off += n;
-		km_backup_report(b->options, "Checking", off, b->pos);
+		km_backup_report(b->options, KM_PHASE_CHECKING, off, b->pos);
 	}
 	return TRUE;
 }
@@ -166,7 +169,7 @@ static gboolean copy_chunk(Backup *b, gsize n, GError **error)
 	b->pos += n;
 	b->read += n;
 	b->result->copied += n;
-	km_backup_report(b->options, "Reading", b->read, b->planned);
+	km_backup_report(b->options, KM_PHASE_READING, b->read, b->planned);
 	if (b->pos % RESUME_STEP < n)
 		return save_partial(b, error);
 	return TRUE;
@@ -302,14 +305,15 @@ gboolean km_backup_check(const char *path, const KmBackupOptions *options, char 
 		     km_backup_pread(fd, path, buf, n, off, error);
 		g_checksum_update(sum, buf, (gssize)n);
 		off += n;
-		km_backup_report(o, "Checking", off, (guint64)st.st_size);
+		km_backup_report(o, KM_PHASE_CHECKING, off, (guint64)st.st_size);
 	}
 	if (ok) {
 		g_strlcpy(sha256, g_checksum_get_string(sum), 65);
 		if (strcmp(sha256, expected) != 0) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_CORRUPT,
-				    "%s is damaged: its content's SHA-256 is %s, but %s.sha256 "
-				    "says %s", path, sha256, path, expected);
+				    /* Translators: a file, a checksum, the file, a checksum */
+				    _("%s is damaged: its content's SHA-256 is %s, but %s.sha256 "
+				      "says %s"), path, sha256, path, expected);
 			ok = FALSE;
 		}
 	}

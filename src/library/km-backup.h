@@ -20,22 +20,22 @@
 
 #include <gio/gio.h>
 
-#include "omfs.h"
+#include "km-library-progress.h"
 
 G_BEGIN_DECLS
 
-typedef struct {
-	guint64 done;		/* bytes of the current pass handled so far */
-	guint64 total;		/* bytes the current pass handles */
-	const char *phase;	/* "Reading", "Checking", "Writing", "Verifying" */
-} KmBackupProgress;
-
-typedef void (*KmBackupProgressFunc)(const KmBackupProgress *progress, gpointer user_data);
+/* The OMFS core's device handle (omfs.h): handed on, so only declared here. */
+struct omfs_blockdev;
 
 typedef struct {
 	/* Free-form, recorded in FILE.info (e.g. the player's serial); may be NULL. */
 	const char *source;
-	KmBackupProgressFunc progress;
+	/*
+	 * Each pass over the disk or image: a backup's KM_PHASE_READING
+	 * (KM_PHASE_CHECKING first when it resumes), a restore's CHECKING,
+	 * WRITING and VERIFYING.
+	 */
+	KmProgressFunc progress;
 	gpointer progress_data;
 	GCancellable *cancellable;
 	/* Resume an unfinished backup of the same disk, if there is one (default: yes). */

@@ -4,6 +4,7 @@
  * through the same path as the user's own files (taglib, km-import.c).
  */
 #include "km-demo.h"
+#include "omfs.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

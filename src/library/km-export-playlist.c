@@ -60,12 +60,12 @@ static void on_track_begin(guint32 fid, const KmProperties *props, const char *r
 		pe->opts->begin(fid, props, relative, size, pe->opts->data);
 }
 
-static void on_track_progress(guint64 done, guint64 total, gpointer data)
+static void on_track_progress(const KmLibraryProgress *progress, gpointer data)
 {
 	PlaylistExport *pe = data;
 
 	if (pe->opts->progress)
-		pe->opts->progress(done, total, pe->opts->data);
+		pe->opts->progress(progress, pe->opts->data);
 }
 
 static void on_track_done(guint32 fid, const char *path, const GError *error, gpointer data)

@@ -69,8 +69,7 @@ static gboolean copy_data(Export *ex, guint32 fid, guint64 size, int fd, const c
 		if (!km_export_write_all(fd, ex->buf, (gsize)n, path, error))
 			return FALSE;
 		offset += (guint64)n;
-		if (opts->progress)
-			opts->progress(offset, size, opts->data);
+		km_progress_report(opts->progress, opts->data, KM_PHASE_COPYING, offset, size);
 	}
 	return TRUE;
 }
@@ -117,8 +116,7 @@ static gboolean export_one(Export *ex, guint32 fid, char **path, GError **error)
 static gboolean stops_the_batch(const GError *error)
 {
 	return g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO) ||
-	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED);
+	       km_library_error_is_device(error);
 }
 
 /* The template is the same for every track: a bad one is said once, before any copy. */

@@ -4,10 +4,9 @@
  * add it (karmactl add and the app's add job): read and probed
  * (km_import_file), checked against the tracks already there and those
  * added before it in the transaction (unless duplicates are wanted),
- * checked for room (km_transaction_check_room), then copied. The walk that
- * finds the files is km-import-walk.h; when to commit is the caller's
- * (karmactl commits once, the app every few files so tracks appear as they
- * land).
+ * checked for room (km_transaction_check_room), then copied. The whole
+ * add, walk and commits included, is km_library_import()
+ * (km-library-import.h).
  */
 #ifndef KM_IMPORT_ADD_H
 #define KM_IMPORT_ADD_H
@@ -21,6 +20,10 @@ typedef enum {
 	KM_IMPORT_ADDED,	/* copied: fid is the new track's */
 	KM_IMPORT_DUPLICATE,	/* not copied: fid is the track already there */
 	KM_IMPORT_NO_ROOM,	/* not copied: room says what it needs and what is free */
+	/* km_library_import() only (km-library-import.h): */
+	KM_IMPORT_FAILED,	/* not added: the error says why */
+	KM_IMPORT_NOT_SAVED,	/* added, but the commit of its batch failed */
+	KM_IMPORT_NOT_TRIED,	/* after the file that stopped the import */
 } KmImportOutcome;
 
 typedef struct {

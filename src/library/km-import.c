@@ -6,6 +6,7 @@
  */
 #include "km-import-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -271,8 +272,9 @@ static KmProperties *import_tune(const char *path, const KmImportReader *reader,
 
 	if (reader->size <= KM_IMPORT_MIN_TUNE_SIZE)
 		km_import_set_error(error, KM_IMPORT_ERROR_TOO_SMALL,
-				    "too small for a tune (%" G_GUINT64_FORMAT " bytes; a tune "
-				    "needs more than %u)", reader->size, KM_IMPORT_MIN_TUNE_SIZE);
+				    /* Translators: the file's size, then the least a tune has */
+				    _("too small for a tune (%llu bytes; a tune needs more than %u)"),
+				    (unsigned long long)reader->size, KM_IMPORT_MIN_TUNE_SIZE);
 	else if (km_import_probe(reader, &info, error) &&
 		 (info.own_tags || read_taglib(path, &info, error)) &&
 		 compute_rid(reader, info.audio_start, reader->size - info.trailer, rid, error))
@@ -305,7 +307,7 @@ static KmProperties *import_fd(const char *path, int fd, KmImportFlags flags, GE
 	if (fstat(fd, &st) < 0) {
 		int saved = errno;
 
-		km_import_set_error(error, KM_IMPORT_ERROR_READ, "cannot read it: %s",
+		km_import_set_error(error, KM_IMPORT_ERROR_READ, _("cannot read it: %s"),
 				    g_strerror(saved));
 		return NULL;
 	}

@@ -6,6 +6,7 @@
  */
 #include "km-library-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 static uint64_t library_clock_ms(void *ctx)
@@ -118,7 +119,8 @@ static gboolean choose_partition(const struct omfs_blockdev *dev,
 	if (wanted && !reasons->len)
 		g_string_printf(reasons, "the label has no partition %u", wanted);
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_NOT_KARMA,
-		    "no music partition on this Karma disk (%s)", reasons->str);
+		    /* Translators: why each partition is not it */
+		    _("no music partition on this Karma disk (%s)"), reasons->str);
 	return FALSE;
 }
 
@@ -164,7 +166,7 @@ static gboolean mount_music(KmLibrary *lib, const struct omfs_blockdev *volume, 
 	if (lib->fids0_ino != OMFS_NIL && lib->var_ino != OMFS_NIL)
 		return TRUE;
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_NOT_KARMA,
-		    "not a Karma music partition: no fids0/ and var/ at its root");
+		    _("not a Karma music partition: no fids0/ and var/ at its root"));
 	return FALSE;
 }
 

@@ -4,12 +4,20 @@
  * fid_generation, duplicates, closing. Opening is in km-library-open.c.
  */
 #include "km-library-private.h"
+#include "km-library-fs.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "km-playlist.h"
 
 G_DEFINE_QUARK(km-library-error-quark, km_library_error)
+
+gboolean km_library_error_is_device(const GError *error)
+{
+	return g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO) ||
+	       g_error_matches(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED);
+}
 G_DEFINE_FINAL_TYPE(KmLibrary, km_library, G_TYPE_OBJECT)
 
 /* Columns only the player changes: its smalldb row is their truth. */
@@ -85,18 +93,20 @@ gboolean km_library_check_usable(KmLibrary *lib, gboolean write, GError **error)
 {
 	if (!lib->fs) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED,
-			    "the library is closed");
+			    _("the library is closed"));
 		return FALSE;
 	}
 	if (lib->failed) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FAILED,
-			    "an earlier commit failed (%s): close the library and open it again",
+			    /* Translators: why the earlier commit failed */
+			    _("an earlier commit failed (%s): close the library and open it "
+			      "again"),
 			    lib->failed);
 		return FALSE;
 	}
 	if (write && !lib->writable) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_READ_ONLY,
-			    "the library was opened read-only");
+			    _("the library was opened read-only"));
 		return FALSE;
 	}
 	return TRUE;

@@ -17,9 +17,15 @@
 #include <glib-object.h>
 
 #include "km-properties.h"
-#include "omfs.h"
 
 G_BEGIN_DECLS
+
+/*
+ * The OMFS core's device handle (omfs.h), handed on, so only declared here:
+ * who includes this header does not see the core (the layers test checks
+ * src/app). km-library-fs.h gives the volume itself to those who need it.
+ */
+struct omfs_blockdev;
 
 #define KM_LIBRARY_ERROR (km_library_error_quark())
 GQuark km_library_error_quark(void);
@@ -34,7 +40,14 @@ typedef enum {
 	KM_LIBRARY_ERROR_FULL,		/* no fid left, or a playlist with 15000 entries */
 	KM_LIBRARY_ERROR_CORRUPT,	/* a file on the disk that cannot be right */
 	KM_LIBRARY_ERROR_FAILED,	/* a commit failed half-way: close and open again */
+	KM_LIBRARY_ERROR_NO_ROOM,	/* an import's next file does not fit (km-library-import.h) */
 } KmLibraryError;
+
+/*
+ * Whether error says the player (the volume or the device) failed, not one
+ * file or object: every later call would meet it too, so a batch stops.
+ */
+gboolean km_library_error_is_device(const GError *error);
 
 #define KM_TYPE_LIBRARY (km_library_get_type())
 G_DECLARE_FINAL_TYPE(KmLibrary, km_library, KM, LIBRARY, GObject)
@@ -81,8 +94,6 @@ const char *const *km_library_get_warnings(KmLibrary *lib);
  * deletions, a commit it finished): the app offers Check & Repair then.
  */
 gboolean km_library_found_damage(KmLibrary *lib);
-/* The mounted music partition, for statistics and counters; owned by lib. */
-struct omfs_fs *km_library_get_fs(KmLibrary *lib);
 /* The music partition's size and free space, in bytes. */
 typedef struct {
 	guint64 total_bytes;

@@ -47,7 +47,7 @@ static gboolean next_data(Restore *r, guint64 pos, KmByteRange *range)
 typedef gboolean (*ChunkFunc)(Restore *r, guint64 offset, gsize len, GError **error);
 
 /* Calls func on every chunk of the backup's data past sector 0. */
-static gboolean for_each_chunk(Restore *r, const char *phase, ChunkFunc func, GError **error)
+static gboolean for_each_chunk(Restore *r, KmPhase phase, ChunkFunc func, GError **error)
 {
 	guint64 pos = KM_KARMA_SECTOR_SIZE;
 	KmByteRange range;
@@ -185,8 +185,8 @@ static gboolean run_restore(Restore *r, gboolean force, GError **error)
 		return FALSE;
 	r->data_bytes = count_data(r);
 	return write_sector0(r, TRUE, error) &&
-	       for_each_chunk(r, "Writing", write_chunk, error) && flush_target(r, error) &&
-	       for_each_chunk(r, "Verifying", verify_chunk, error) &&
+	       for_each_chunk(r, KM_PHASE_WRITING, write_chunk, error) && flush_target(r, error) &&
+	       for_each_chunk(r, KM_PHASE_VERIFYING, verify_chunk, error) &&
 	       write_sector0(r, FALSE, error);
 }
 

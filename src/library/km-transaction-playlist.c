@@ -6,6 +6,7 @@
  */
 #include "km-transaction-private.h"
 
+#include <glib/gi18n-lib.h>
 #include "km-playlist.h"
 #include "km-property-rules.h"
 
@@ -14,7 +15,7 @@ static gboolean name_ok(const char *name, GError **error)
 {
 	if (!name || !*name || !g_utf8_validate(name, -1, NULL)) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-			    "a playlist needs a name in UTF-8");
+			    _("a playlist needs a name in UTF-8"));
 		return FALSE;
 	}
 	return km_property_check("title", name, error);
@@ -53,7 +54,8 @@ static gboolean name_free(KmTransaction *tx, const char *name, guint32 except, G
 	if (!taken)
 		return TRUE;
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-		    "playlist fid %u is named so already", taken);
+		    /* Translators: the number of the playlist that has the name */
+		    _("playlist fid %u is named so already"), taken);
 	return FALSE;
 }
 
@@ -154,7 +156,8 @@ static gboolean check_room(guint32 playlist, guint have, guint adding, GError **
 	if (adding <= KM_PLAYLIST_MAX_ENTRIES && have <= KM_PLAYLIST_MAX_ENTRIES - adding)
 		return TRUE;
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FULL,
-		    "playlist %u: the player holds at most %u entries", playlist,
+		    /* Translators: a playlist's number, then the most entries it can hold */
+		    _("playlist %u: the player holds at most %u entries"), playlist,
 		    KM_PLAYLIST_MAX_ENTRIES);
 	return FALSE;
 }

@@ -6,6 +6,7 @@
  */
 #include "km-transaction-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "km-property-rules.h"
@@ -67,7 +68,7 @@ KmTransaction *km_library_begin(KmLibrary *lib, GError **error)
 		return NULL;
 	if (lib->tx) {
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_BUSY,
-			    "another transaction is open on this library");
+			    _("another transaction is open on this library"));
 		return NULL;
 	}
 	tx = g_object_new(KM_TYPE_TRANSACTION, NULL);
@@ -224,7 +225,7 @@ gboolean km_transaction_new_fid(KmTransaction *tx, guint32 *fid, guint32 *genera
 	for (;;) {
 		if (!km_fid_allocator_allocate(lib->fids, fid)) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_FULL,
-				    "every fid is in use");
+				    _("every fid is in use"));
 			return FALSE;
 		}
 		if (!fid_has_files(lib, *fid, &taken, error)) {
@@ -264,16 +265,17 @@ static gboolean copy_data(KmTransaction *tx, uint64_t ino, GInputStream *in, gui
 			return TRUE;
 		if (n == 0 || n > size - *written) {
 			g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-				    "the file changed while it was copied: %s than its %"
-				    G_GUINT64_FORMAT " bytes", n ? "longer" : "shorter", size);
+				    n ? _("the file changed while it was copied: longer than its "
+					  "%llu bytes")
+				      : _("the file changed while it was copied: shorter than its "
+					  "%llu bytes"), (unsigned long long)size);
 			return FALSE;
 		}
 		w = omfs_write(lib->fs, ino, *written, buf, n);
 		if (w < 0)
-			return km_files_error(lib, (int)w, error, "writing the data file");
+			return km_files_error(lib, (int)w, error, _("writing the data file"));
 		*written += n;
-		if (progress)
-			progress(*written, size, user_data);
+		km_progress_report(progress, user_data, KM_PHASE_COPYING, *written, size);
 		if (g_cancellable_set_error_if_cancelled(cancellable, error))
 			return FALSE;
 	}
@@ -354,7 +356,8 @@ static gboolean file_changed(const char *path, GError **error)
 	g_autofree char *shown = g_filename_display_name(path);
 
 	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_INVALID,
-		    "%s changed while it was added (its size or time): not added", shown);
+		    /* Translators: a file's name */
+		    _("%s changed while it was added (its size or time): not added"), shown);
 	return FALSE;
 }
 

@@ -20,21 +20,19 @@
 #include <gio/gio.h>
 
 #include "km-library.h"
+#include "km-library-progress.h"
 
 G_BEGIN_DECLS
 
 #define KM_TYPE_TRANSACTION (km_transaction_get_type())
 G_DECLARE_FINAL_TYPE(KmTransaction, km_transaction, KM, TRANSACTION, GObject)
 
-/* Bytes of the current file written so far, and its size (0 when unknown). */
-typedef void (*KmProgressFunc)(guint64 done, guint64 total, gpointer user_data);
-
 /* One transaction at a time, on a writable library. */
 KmTransaction *km_library_begin(KmLibrary *lib, GError **error);
 KmLibrary *km_transaction_get_library(KmTransaction *tx);
 
 /*
- * A new object: its data from path (or from in, size bytes if known, else 0)
+ * A new object (progress: KM_PHASE_COPYING, the bytes written): its data from path (or from in, size bytes if known, else 0)
  * written now to fids0/_hhhhh/lll in large chunks, its properties (a copy of
  * props, with `length` the bytes written, `fid_generation` new, `ctime` now
  * when absent, `type` tune when absent) written at commit. cancellable is

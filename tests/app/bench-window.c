@@ -17,6 +17,7 @@
  * here would add the library's memory to the peak measured).
  */
 #include "km-test-util.h"
+#include "omfs.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * checked for leaks.
  */
 #include "config.h"
+#include "omfs.h"
 
 #include "km-test-screen.h"
 #include "km-test-util.h"

@@ -13,6 +13,7 @@
 #include "km-image-device.h"
 #include "km-library.h"
 #include "km-transaction.h"
+#include "omfs.h"
 
 #define N_TRACKS 4
 

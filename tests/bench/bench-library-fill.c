@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "km-image-device.h"
+#include "omfs.h"
 #include "km-karma-image.h"
 #include "km-transaction.h"
 

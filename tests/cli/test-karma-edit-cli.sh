@@ -89,6 +89,12 @@ same "...as a taxi object" "taxi" "$(kv tracks --json | json '[o["type"] for o i
 kv add --progress --force-duplicates audio/c.flac >/dev/null 2>progress.err
 report "add --progress" $?
 check "...prints the progress line" grep -q '^\[1/1\] audio/c.flac: .* of .*/s' progress.err
+# A duplicate skipped is a file done too: the count and the bytes reach the end.
+kv add --progress audio/a.mp3 audio/c.flac >/dev/null 2>progress.err
+report "add --progress of duplicates" $?
+check "...counts the skipped files" grep -q '^\[2/2\] audio/c.flac: ' progress.err
+check "...and their bytes: all done at the last line" \
+	grep -Eq '^\[2/2\] audio/c.flac: ([0-9.]+ [KM]iB) of \1, ' progress.err
 status 0 "verify after the adds exits 0" kv verify
 
 # Ctrl-C after the first file (the test hook raises SIGINT there).

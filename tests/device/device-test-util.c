@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* device-test-util.c - image files and a simulated Karma for the USB protocol tests. */
 #include "device-test-util.h"
+#include "omfs.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "km-direct-read.h"
+#include "omfs.h"
 #include "km-image-device.h"
 #include "km-write-through.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "device-test-util.h"
+#include "omfs.h"
 
 struct fixture {
 	char *path;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "device-test-util.h"
+#include "omfs.h"
 
 /* Opening fails with err, and the sentence says needle. */
 static void assert_open_fails(const struct km_sim_karma_options *opts, int err,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "device-test-util.h"
+#include "omfs.h"
 #include "km-image-device.h"
 #include "km-usb-libusb.h"
 #include "umockdev-karma.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "device-test-util.h"
+#include "omfs.h"
 #include "km-image-device.h"
 
 static void test_open_info(void)

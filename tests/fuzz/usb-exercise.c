@@ -9,6 +9,7 @@
  * protocol.
  */
 #include "usb-exercise.h"
+#include "omfs.h"
 
 #include <errno.h>
 #include <stdarg.h>

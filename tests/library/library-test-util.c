@@ -124,6 +124,36 @@ char *tu_host_file(const char *name, gsize size, guint seed)
 	return path;
 }
 
+static void put_le(guint8 *p, guint32 v, guint n)
+{
+	for (guint i = 0; i < n; i++)
+		p[i] = (guint8)(v >> (8 * i));
+}
+
+/* A PCM WAV (16-bit stereo, 44.1 kHz) of silence, of about size bytes. */
+char *tu_wav_file(const char *name, gsize size)
+{
+	char *path = g_build_filename(tu_tmpdir(), name, NULL);
+	guint32 data_len = (guint32)((size - 44) & ~(gsize)3);
+	guint8 *file = g_malloc0(44 + data_len);
+
+	memcpy(file, "RIFF", 4);
+	put_le(file + 4, 36 + data_len, 4);
+	memcpy(file + 8, "WAVEfmt ", 8);
+	put_le(file + 16, 16, 4);
+	put_le(file + 20, 1, 2);
+	put_le(file + 22, 2, 2);
+	put_le(file + 24, 44100, 4);
+	put_le(file + 28, 44100 * 4, 4);
+	put_le(file + 32, 4, 2);
+	put_le(file + 34, 16, 2);
+	memcpy(file + 36, "data", 4);
+	put_le(file + 40, data_len, 4);
+	g_assert_true(g_file_set_contents(path, (const char *)file, 44 + data_len, NULL));
+	g_free(file);
+	return path;
+}
+
 GBytes *tu_host_bytes(const char *path)
 {
 	g_autoptr(GError) error = NULL;

@@ -30,6 +30,8 @@ void tu_close(KmLibrary *lib);
 const char *tu_tmpdir(void);
 /* A host file of size bytes, its content a function of seed. */
 char *tu_host_file(const char *name, gsize size, guint seed);
+/* A PCM WAV (16-bit stereo, 44.1 kHz) of silence, of about size bytes. */
+char *tu_wav_file(const char *name, gsize size);
 GBytes *tu_host_bytes(const char *path);
 /* A tune as km-import would describe one (no length: the library sets it). */
 KmProperties *tu_track_props(guint i);

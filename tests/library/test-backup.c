@@ -288,16 +288,16 @@ static void test_other_size_refused(void)
 
 typedef struct {
 	GCancellable *cancellable;
-	const char *phase;
+	KmPhase phase;
 	guint calls;
 } Canceller;
 
 /* Cancels at the first progress of the phase that is not its end. */
-static void cancel_midway(const KmBackupProgress *p, gpointer data)
+static void cancel_midway(const KmLibraryProgress *p, gpointer data)
 {
 	Canceller *c = data;
 
-	if (g_strcmp0(p->phase, c->phase) == 0 && p->done < p->total && c->calls++ == 0)
+	if (p->phase == c->phase && p->done < p->total && c->calls++ == 0)
 		g_cancellable_cancel(c->cancellable);
 }
 
@@ -306,7 +306,7 @@ static void test_interrupted_backup_resumes(void)
 	char *disk = make_demo_disk("resume-disk.img", 40);
 	char *whole = tmp_path("resume-whole.img"), *bk = tmp_path("resume-backup.img");
 	char *partial = g_strconcat(bk, ".partial", NULL);
-	Canceller c = { g_cancellable_new(), "Reading", 0 };
+	Canceller c = { g_cancellable_new(), KM_PHASE_READING, 0 };
 	KmBackupOptions o = { .progress = cancel_midway, .progress_data = &c,
 			      .cancellable = c.cancellable };
 	KmBackupResult ref, res;
@@ -343,7 +343,7 @@ static void test_changed_disk_starts_over(void)
 {
 	char *disk = make_demo_disk("change-disk.img", 40), *bk = tmp_path("change-backup.img");
 	char *ref_path = tmp_path("change-ref.img");
-	Canceller c = { g_cancellable_new(), "Reading", 0 };
+	Canceller c = { g_cancellable_new(), KM_PHASE_READING, 0 };
 	KmBackupOptions o = { .progress = cancel_midway, .progress_data = &c,
 			      .cancellable = c.cancellable };
 	KmBackupResult res, ref;
@@ -374,7 +374,7 @@ static void test_interrupted_restore_marked(void)
 {
 	char *disk = make_demo_disk("mark-disk.img", 30), *bk = tmp_path("mark-backup.img");
 	char *target = make_demo_disk("mark-target.img", 3);
-	Canceller c = { g_cancellable_new(), "Writing", 0 };
+	Canceller c = { g_cancellable_new(), KM_PHASE_WRITING, 0 };
 	KmBackupOptions o = { .progress = cancel_midway, .progress_data = &c,
 			      .cancellable = c.cancellable };
 	struct km_image_device *dev;

@@ -41,11 +41,12 @@ static void on_begin(guint32 fid, const KmProperties *props, const char *relativ
 	log->begun++;
 }
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	Log *log = data;
 
-	g_assert_cmpuint(done, <=, total);
+	g_assert_cmpint(p->phase, ==, KM_PHASE_COPYING);
+	g_assert_cmpuint(p->done, <=, p->total);
 	if (log->cancel_after_first)
 		g_cancellable_cancel(log->cancel_after_first);
 }

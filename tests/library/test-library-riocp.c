@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "km-fid.h"
+#include "km-library-fs.h"
 #include "km-smalldb.h"
 #include "library-test-util.h"
 

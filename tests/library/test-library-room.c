@@ -158,36 +158,6 @@ static void test_closed(void)
 	km_mem_device_free(m);
 }
 
-static void put_le(guint8 *p, guint32 v, guint n)
-{
-	for (guint i = 0; i < n; i++)
-		p[i] = (guint8)(v >> (8 * i));
-}
-
-/* A PCM WAV (16-bit stereo, 44.1 kHz) of silence, of about size bytes. */
-static char *wav_file(const char *name, gsize size)
-{
-	char *path = g_build_filename(tu_tmpdir(), name, NULL);
-	guint32 data_len = (guint32)((size - 44) & ~(gsize)3);
-	guint8 *file = g_malloc0(44 + data_len);
-
-	memcpy(file, "RIFF", 4);
-	put_le(file + 4, 36 + data_len, 4);
-	memcpy(file + 8, "WAVEfmt ", 8);
-	put_le(file + 16, 16, 4);
-	put_le(file + 20, 1, 2);
-	put_le(file + 22, 2, 2);
-	put_le(file + 24, 44100, 4);
-	put_le(file + 28, 44100 * 4, 4);
-	put_le(file + 32, 4, 2);
-	put_le(file + 34, 16, 2);
-	memcpy(file + 36, "data", 4);
-	put_le(file + 40, data_len, 4);
-	g_assert_true(g_file_set_contents(path, (const char *)file, 44 + data_len, NULL));
-	g_free(file);
-	return path;
-}
-
 static gboolean import(KmTransaction *tx, const char *path, gboolean copy_duplicates,
 		       KmImportResult *r, GError **error)
 {
@@ -205,8 +175,8 @@ static void test_import(void)
 	KmLibrary *lib = tu_open(&m->bdev, TRUE);
 	g_autoptr(GError) error = NULL;
 	KmTransaction *tx = km_library_begin(lib, &error);
-	g_autofree char *song = wav_file("song.wav", 200 * 1024);
-	g_autofree char *huge = wav_file("huge.wav", VOLUME_SIZE - (1u << 20));
+	g_autofree char *song = tu_wav_file("song.wav", 200 * 1024);
+	g_autofree char *huge = tu_wav_file("huge.wav", VOLUME_SIZE - (1u << 20));
 	g_autofree char *text = g_build_filename(tu_tmpdir(), "notes.txt", NULL);
 	KmLibrarySpace before, after;
 	KmImportResult r;

@@ -11,6 +11,7 @@
 #include <utime.h>
 
 #include "km-fid.h"
+#include "km-library-fs.h"
 #include "km-image-device.h"
 #include "km-playlist.h"
 #include "km-property-rules.h"
@@ -183,14 +184,15 @@ struct progress {
 	guint calls;
 };
 
-static void on_progress(guint64 done, guint64 total, gpointer data)
+static void on_progress(const KmLibraryProgress *progress, gpointer data)
 {
 	struct progress *p = data;
 
-	g_assert_cmpuint(done, >, p->last);
-	g_assert_cmpuint(done, <=, total);
-	p->last = done;
-	p->total = total;
+	g_assert_cmpint(progress->phase, ==, KM_PHASE_COPYING);
+	g_assert_cmpuint(progress->done, >, p->last);
+	g_assert_cmpuint(progress->done, <=, progress->total);
+	p->last = progress->done;
+	p->total = progress->total;
 	p->calls++;
 }
 
@@ -706,11 +708,11 @@ struct cancel_after {
 	guint64 at;
 };
 
-static void cancel_on_progress(guint64 done, guint64 total, gpointer data)
+static void cancel_on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct cancel_after *c = data;
 
-	if (done >= c->at)
+	if (p->done >= c->at)
 		g_cancellable_cancel(c->cancellable);
 }
 
@@ -773,7 +775,7 @@ struct change_during_copy {
 	gboolean done;
 };
 
-static void change_on_progress(guint64 done, guint64 total, gpointer data)
+static void change_on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct change_during_copy *c = data;
 	g_autoptr(GError) error = NULL;
@@ -790,7 +792,7 @@ static void change_on_progress(guint64 done, guint64 total, gpointer data)
 		/* the next second: a file system with coarse times still shows the change */
 		g_assert_cmpint(g_utime(c->path, &(struct utimbuf){ 1, 1 }), ==, 0);
 	} else {
-		g_assert_cmpint(truncate(c->path, (off_t)total / 2), ==, 0);
+		g_assert_cmpint(truncate(c->path, (off_t)p->total / 2), ==, 0);
 	}
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session-test-util.c - helpers of the KmSession tests (session-test-util.h). */
 #include "session-test-util.h"
+#include "omfs.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim-source.c - sessions over the simulated Karma with faults (sim-source.h). */
 #include "sim-source.h"
+#include "omfs.h"
 
 #include <errno.h>
 

@@ -13,6 +13,7 @@
 #ifndef SIM_SOURCE_H
 #define SIM_SOURCE_H
 
+#include "omfs.h"
 #include "km-session-source.h"
 #include "km-sim-karma.h"
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "session-test-util.h"
+#include "omfs.h"
 
 #include <string.h>
 #include <unistd.h>

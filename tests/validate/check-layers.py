@@ -7,6 +7,7 @@
 docs/ARCHITECTURE.md: src/library owns every music operation (space, the
 room check, write-back, object types, import, export); the app's session
 files present them. So no file of src/app includes the OMFS core's header,
+not even through the headers it includes (those of src/ are followed),
 calls an omfs_* function, asks the library for its mounted volume
 (km_library_get_fs) or calls a device callback such as ->flush( itself.
 (The type struct omfs_blockdev, the handle a source opens and hands to the
@@ -34,8 +35,40 @@ def code_lines(text):
     return [re.sub(r"//.*", "", line) for line in text.splitlines()]
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def headers_by_name(src):
+    """Every header of src/*/ by its name, as the build's include paths find them."""
+    found = {}
+    for folder in sorted(os.listdir(src)):
+        path = os.path.join(src, folder)
+        if os.path.isdir(path):
+            for name in os.listdir(path):
+                if name.endswith(".h"):
+                    found.setdefault(name, os.path.join(path, name))
+    return found
+
+
+def omfs_chain(path, headers, seen):
+    """The chain of includes from path to omfs.h, or None."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for name in INCLUDE.findall(text):
+        if name == "omfs.h":
+            return [name]
+        header = headers.get(name)
+        if header and header not in seen:
+            seen.add(header)
+            rest = omfs_chain(header, headers, seen)
+            if rest:
+                return [name] + rest
+    return None
+
+
 def main(argv):
     app = os.path.join(argv[1], "src", "app")
+    headers = headers_by_name(os.path.join(argv[1], "src"))
     tap = Tap()
     names = sorted(n for n in os.listdir(app) if n.endswith((".c", ".h")))
     tap.check(len(names) > 20, f"src/app has its sources ({len(names)})")
@@ -47,6 +80,13 @@ def main(argv):
                     if pattern.search(line):
                         found.append(f"src/app/{name}:{number}: {line.strip()}")
         tap.check(not found, f"src/app {what}", "\n".join(found))
+    through = []
+    for name in names:
+        chain = omfs_chain(os.path.join(app, name), headers, set())
+        if chain:
+            through.append(f"src/app/{name}: " + " -> ".join(chain))
+    tap.check(not through, "src/app sees no omfs.h through the headers it includes",
+              "\n".join(through))
     return tap.done()
 
 

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* km-library-import.c - an add from walk to commit (km-library-import.h). */
+#include "km-library-import.h"
+
+#include <glib/gi18n-lib.h>
+
+typedef struct {
+	KmLibrary *lib;
+	const KmLibraryImportOptions *options;
+	GPtrArray *files;	/* KmWalkFile*: what the walk found */
+	KmTransaction *tx;	/* the batch's, opened by the first file that needs one */
+	GPtrArray *batch;	/* KmWalkFile* copied into tx (owned by files) */
+	gint64 batch_start;
+	gboolean player_failed;	/* nothing more is written, not even a commit */
+} Import;
+
+static void report(Import *im, const KmWalkFile *file, guint index, KmImportOutcome outcome,
+		   const GError *error, gboolean stops)
+{
+	KmImportFileResult result = { file, index, outcome, 0, NULL, { 0 }, error, stops };
+
+	im->options->done(&result, im->options->data);
+}
+
+/*
+ * The batch's files were copied but will not be committed (or the commit
+ * failed: one cut short is finished or forgotten by the next open, we
+ * cannot say which).
+ */
+static void batch_not_saved(Import *im, const GError *why)
+{
+	for (guint i = 0; i < im->batch->len; i++)
+		report(im, im->batch->pdata[i], 0, KM_IMPORT_NOT_SAVED, why, FALSE);
+	g_ptr_array_set_size(im->batch, 0);
+}
+
+/* Commit the batch (nothing when it is empty); a commit that fails reports its files NOT_SAVED. */
+static gboolean commit_batch(Import *im, GError **error)
+{
+	g_autoptr(KmTransaction) tx = g_steal_pointer(&im->tx);
+	g_autoptr(GError) local = NULL;
+
+	if (!tx || im->batch->len == 0)
+		return TRUE;	/* dropping tx leaves smalldb as it is */
+	if (!km_transaction_commit(tx, &local)) {
+		batch_not_saved(im, local);
+		g_propagate_error(error, g_steal_pointer(&local));
+		return FALSE;
+	}
+	if (im->options->committed)
+		im->options->committed((KmWalkFile *const *)im->batch->pdata, im->batch->len,
+				       im->options->data);
+	g_ptr_array_set_size(im->batch, 0);
+	return TRUE;
+}
+
+static gboolean batch_is_due(const Import *im)
+{
+	const KmImportBatching *b = &im->options->batching;
+	guint share = b->library_share ? km_library_get_n_objects(im->lib) / b->library_share : 0;
+
+	if (b->files == 0)
+		return FALSE;
+	return im->batch->len >= MAX(b->files, share) ||
+	       (b->max_us > 0 && g_get_monotonic_time() - im->batch_start >= b->max_us);
+}
+
+static GCancellable *root_cancellable(const Import *im, const KmWalkFile *file)
+{
+	return im->options->root_cancellables ? im->options->root_cancellables[file->root] : NULL;
+}
+
+static void cancel_other(GCancellable *cancelled, gpointer other)
+{
+	g_cancellable_cancel(other);
+}
+
+/* km_transaction_import(), cut short by the whole import's cancellable or by the file's root's. */
+static gboolean import_file(Import *im, const KmWalkFile *file, KmImportResult *result,
+			    GError **error)
+{
+	GCancellable *sources[2] = { im->options->cancellable, root_cancellable(im, file) };
+	g_autoptr(GCancellable) cancellable = g_cancellable_new();
+	KmImportOptions options = {
+		.flags = im->options->flags, .copy_duplicates = im->options->copy_duplicates,
+		.progress = im->options->progress, .data = im->options->data,
+		.cancellable = cancellable,
+	};
+	gulong handlers[2] = { 0, 0 };
+	gboolean ok;
+
+	for (guint i = 0; i < 2; i++)
+		if (sources[i])
+			handlers[i] = g_cancellable_connect(sources[i], G_CALLBACK(cancel_other),
+							    cancellable, NULL);
+	ok = km_transaction_import(im->tx, file->path, file->size, &options, result, error);
+	for (guint i = 0; i < 2; i++)
+		if (sources[i])
+			g_cancellable_disconnect(sources[i], handlers[i]);
+	return ok;
+}
+
+static void set_no_room_error(const KmWalkFile *file, const KmRoom *room, GError **error)
+{
+	g_autofree char *name = g_filename_display_basename(file->path);
+	g_autofree char *need_text = g_format_size(room->needed);
+	g_autofree char *free_text = g_format_size(room->free_bytes);
+
+	g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_NO_ROOM,
+		    /* Translators: a file's name, then two sizes such as "4.2 MB" */
+		    _("The player is full: “%s” needs %s, %s are free"), name, need_text,
+		    free_text);
+}
+
+/* A file km_transaction_import() did not take: FALSE when that stops the import. */
+static gboolean file_failed(Import *im, const KmWalkFile *file, guint index, GError **error)
+{
+	gboolean whole_cancelled = g_cancellable_is_cancelled(im->options->cancellable);
+	gboolean stops = km_library_error_is_device(*error) ||
+			 (whole_cancelled &&
+			  g_error_matches(*error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+
+	im->player_failed = km_library_error_is_device(*error);
+	report(im, file, index, KM_IMPORT_FAILED, *error, stops);
+	if (!stops)
+		g_clear_error(error);
+	return !stops;
+}
+
+/* One file: FALSE with error stops the import (the file reported). */
+static gboolean import_one(Import *im, KmWalkFile *file, guint index, GError **error)
+{
+	KmImportFileResult result = { file, index };
+	KmImportResult r;
+
+	if (g_cancellable_set_error_if_cancelled(root_cancellable(im, file), error)) {
+		report(im, file, index, KM_IMPORT_FAILED, *error, FALSE);
+		g_clear_error(error);
+		return TRUE;
+	}
+	if (!im->tx) {
+		im->tx = km_library_begin(im->lib, error);
+		im->batch_start = g_get_monotonic_time();
+		if (!im->tx) {
+			report(im, file, index, KM_IMPORT_NOT_TRIED, *error, TRUE);
+			return FALSE;
+		}
+	}
+	if (!import_file(im, file, &r, error))
+		return file_failed(im, file, index, error);
+	result.outcome = r.outcome;
+	result.fid = r.fid;
+	result.room = r.room;
+	if (r.outcome == KM_IMPORT_DUPLICATE)
+		result.existing = km_transaction_lookup(im->tx, r.fid);
+	if (r.outcome == KM_IMPORT_NO_ROOM) {
+		set_no_room_error(file, &r.room, error);
+		result.error = *error;
+		result.stops = TRUE;
+	}
+	if (r.outcome == KM_IMPORT_ADDED) {
+		file->fid = r.fid;
+		g_ptr_array_add(im->batch, file);
+	}
+	im->options->done(&result, im->options->data);
+	if (r.outcome == KM_IMPORT_NO_ROOM)
+		return FALSE;
+	return !batch_is_due(im) || commit_batch(im, error);
+}
+
+/*
+ * After a stop at file `next - 1` (or the end): keep what was copied unless
+ * the player failed; the files not tried are told why the import stopped.
+ */
+static gboolean finish(Import *im, guint next, GError **stop)
+{
+	GError *commit_error = NULL;
+
+	if (im->player_failed) {
+		g_clear_object(&im->tx);	/* the rollback removes what it can */
+		batch_not_saved(im, *stop);
+	} else if (!commit_batch(im, &commit_error)) {
+		g_clear_error(stop);
+		*stop = commit_error;
+	}
+	for (guint i = next; i < im->files->len; i++)
+		report(im, im->files->pdata[i], i, KM_IMPORT_NOT_TRIED, *stop, FALSE);
+	g_clear_object(&im->tx);
+	return *stop == NULL;
+}
+
+static void ignore_problem(const char *path, guint root, gboolean is_root, KmWalkProblem problem,
+			   const char *message, gpointer data)
+{
+}
+
+gboolean km_library_import(KmLibrary *lib, const char *const *roots, guint n_roots,
+			   const KmLibraryImportOptions *options, GError **error)
+{
+	g_autoptr(GPtrArray) batch = g_ptr_array_new();
+	Import im = { lib, options, NULL, NULL, batch, 0, FALSE };
+	GError *stop = NULL;
+	guint64 total = 0;
+	guint i;
+	gboolean ok;
+
+	g_return_val_if_fail(KM_IS_LIBRARY(lib), FALSE);
+	g_return_val_if_fail(options && options->done, FALSE);
+	im.files = km_import_walk(roots, n_roots, options->recursive, options->cancellable,
+				  options->walk_problem ? options->walk_problem : ignore_problem,
+				  options->data, &total);
+	if (options->walked)
+		options->walked(im.files, total, options->data);
+	for (i = 0; i < im.files->len && !stop; i++) {
+		KmWalkFile *file = im.files->pdata[i];
+
+		if (options->begin)
+			options->begin(file, i, options->data);
+		if (g_cancellable_set_error_if_cancelled(options->cancellable, &stop))
+			break;	/* this file is not tried either */
+		import_one(&im, file, i, &stop);
+	}
+	ok = finish(&im, i, &stop);
+	g_ptr_array_unref(im.files);
+	if (!ok)
+		g_propagate_error(error, stop);
+	return ok;
+}
