@@ -4,7 +4,8 @@
 # bench.sh [NAME...] - the benchmarks of docs/PERFORMANCE.md: builds an
 # optimized karmactl (./_build-release, -Dbuildtype=release) and runs every
 # tests/bench/*.sh with it (or the NAMEs given: bench, library-bench,
-# usb-bench, backup-bench, app-bench, add-bench, direct-bench, write-bench); each
+# usb-bench, backup-bench, app-bench, add-bench, direct-bench, write-bench,
+# start-bench, kernel-bench); each
 # gets karmactl and the library filler
 # (tests/bench/bench-library-fill.c).  Installs packages like the other
 # scripts.  Exits 2 when any benchmark missed its target.

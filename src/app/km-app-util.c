@@ -67,15 +67,19 @@ KmQuestionDialog *km_question_new(const KmQuestion *question, GCallback on_respo
 									     question->body));
 #endif
 
+	/* without act, the list of responses ends after cancel */
 	km_question_dialog_add_responses(dialog, question->cancel_id, question->cancel_label,
 					 question->act_id, question->act_label, NULL);
-	km_question_dialog_set_response_appearance(dialog, question->act_id,
-						   question->appearance);
+	if (question->act_id)
+		km_question_dialog_set_response_appearance(dialog, question->act_id,
+							   question->appearance);
 	km_question_dialog_set_default_response(dialog,
-						question->appearance == ADW_RESPONSE_DESTRUCTIVE ?
+						question->appearance == ADW_RESPONSE_DESTRUCTIVE ||
+						!question->act_id ?
 						question->cancel_id : question->act_id);
 	km_question_dialog_set_close_response(dialog, question->cancel_id);
-	g_signal_connect_object(dialog, "response", on_response, owner, 0);
+	if (on_response)
+		g_signal_connect_object(dialog, "response", on_response, owner, 0);
 	return dialog;
 }
 

@@ -43,6 +43,9 @@ typedef AdwAlertDialog KmQuestionDialog;
 #define km_question_dialog_set_response_appearance adw_alert_dialog_set_response_appearance
 #define km_question_dialog_set_default_response adw_alert_dialog_set_default_response
 #define km_question_dialog_set_close_response adw_alert_dialog_set_close_response
+#define km_question_dialog_set_response_label adw_alert_dialog_set_response_label
+#define km_question_dialog_set_heading adw_alert_dialog_set_heading
+#define km_question_dialog_set_body adw_alert_dialog_set_body
 #else
 typedef AdwMessageDialog KmQuestionDialog;
 #define KM_TYPE_QUESTION_DIALOG ADW_TYPE_MESSAGE_DIALOG
@@ -59,6 +62,9 @@ typedef AdwMessageDialog KmQuestionDialog;
 #define km_question_dialog_set_response_appearance adw_message_dialog_set_response_appearance
 #define km_question_dialog_set_default_response adw_message_dialog_set_default_response
 #define km_question_dialog_set_close_response adw_message_dialog_set_close_response
+#define km_question_dialog_set_response_label adw_message_dialog_set_response_label
+#define km_question_dialog_set_heading adw_message_dialog_set_heading
+#define km_question_dialog_set_body adw_message_dialog_set_body
 #endif
 /* A question with two answers (km_question_new()). */
 typedef struct {
@@ -66,7 +72,7 @@ typedef struct {
 	const char *body;	/* may be NULL */
 	const char *cancel_id;	/* also what Escape and closing answer */
 	const char *cancel_label;
-	const char *act_id;
+	const char *act_id;	/* NULL: the one answer is cancel */
 	const char *act_label;
 	AdwResponseAppearance appearance;	/* of act */
 } KmQuestion;
@@ -80,8 +86,8 @@ void km_dialog_close(GtkWidget *dialog);
 /*
  * The question as a dialog, not yet presented (the caller may add to it;
  * then km_dialog_present()). The default answer is act, unless it is
- * destructive (GNOME's HIG); response goes to on_response for owner's
- * lifetime.
+ * destructive (GNOME's HIG); response goes to on_response (if not NULL)
+ * for owner's lifetime.
  */
 KmQuestionDialog *km_question_new(const KmQuestion *question, GCallback on_response,
 				  gpointer owner);

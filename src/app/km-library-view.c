@@ -43,6 +43,7 @@ struct _KmLibraryView {
 	GtkCustomFilter *filter;
 	char *query;		/* as search_key() makes it, NULL when not searching */
 	GHashTable *selected_fids;	/* of the track rows selected */
+	guint selection_check;	/* idle: check_selection() after rows went */
 	GtkColumnViewColumn *columns[KM_N_COLUMNS];
 	KmSortState sort_state;
 	GtkColumnViewColumn *sort_column;	/* borrowed: the view holds its columns */
@@ -154,6 +155,44 @@ static void on_selection_changed(KmLibraryView *self, guint position, guint n_it
 	g_signal_emit(self, signals[SIGNAL_SELECTION_CHANGED], 0);
 }
 
+/* Whether the rows selected in model show exactly the tracks of selected_fids. */
+static gboolean selection_matches(KmLibraryView *self, GtkSelectionModel *model)
+{
+	g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection(model);
+	GtkBitsetIter iter;
+	guint pos, n = 0;
+
+	for (gboolean ok = gtk_bitset_iter_init_first(&iter, selected, &pos); ok;
+	     ok = gtk_bitset_iter_next(&iter, &pos)) {
+		g_autoptr(KmTrack) track = row_track(G_LIST_MODEL(model), pos);
+
+		if (!track)
+			continue;
+		if (!g_hash_table_contains(self->selected_fids,
+					   GUINT_TO_POINTER(km_track_get_fid(track))))
+			return FALSE;
+		n++;
+	}
+	return n == g_hash_table_size(self->selected_fids);
+}
+
+/*
+ * Selected rows that go (the lists replaced by a restore, a group closed)
+ * leave the selection without a selection-changed: once the change is
+ * whole (a retag removes a row and adds its new one), the view says what is
+ * selected now, so the details pane never edits a track no row shows.
+ */
+static gboolean check_selection(gpointer data)
+{
+	KmLibraryView *self = data;
+	GtkSelectionModel *model = km_library_view_get_model(self);
+
+	self->selection_check = 0;
+	if (model && !selection_matches(self, model))
+		on_selection_changed(self, 0, 0, model);
+	return G_SOURCE_REMOVE;
+}
+
 /*
  * A retagged track is a new KmTrack in a new row, which the selection model
  * does not know: the rows added that show a track selected before are
@@ -165,6 +204,8 @@ static void keep_selection(KmLibraryView *self, guint position, guint removed, g
 	if (g_hash_table_size(self->selected_fids) == 0 ||
 	    model != km_library_view_get_model(self))
 		return;
+	if (removed && !self->selection_check)
+		self->selection_check = g_idle_add(check_selection, self);
 	for (guint i = position; i < position + added; i++) {
 		g_autoptr(KmTrack) track = row_track(G_LIST_MODEL(model), i);
 
@@ -562,6 +603,7 @@ static void km_library_view_dispose(GObject *object)
 {
 	KmLibraryView *self = KM_LIBRARY_VIEW(object);
 
+	g_clear_handle_id(&self->selection_check, g_source_remove);
 	clear_models(self);
 	gtk_widget_dispose_template(GTK_WIDGET(self), KM_TYPE_LIBRARY_VIEW);
 	km_widget_unparent_children(GTK_WIDGET(self));

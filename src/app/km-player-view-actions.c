@@ -282,6 +282,7 @@ void _km_player_view_update_actions(KmPlayerView *self)
 	gtk_widget_action_set_enabled(w, "player.add-to-playlist", open && selected);
 	gtk_widget_action_set_enabled(w, "player.eject", open);
 	_km_player_view_update_backup_actions(self);
+	_km_player_view_update_check_action(self);
 }
 
 /* The keys of the view's actions (GtkShortcut), made once with the class. */

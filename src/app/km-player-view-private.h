@@ -5,7 +5,7 @@
  * (the player.* actions), km-player-view-delete.c (delete, with a dialog or
  * an undo toast), km-player-view-dnd.c (drag in and out),
  * km-player-view-playlists.c (the playlist actions), km-player-view-backup.c
- * (back up and restore).
+ * (back up and restore), km-player-view-check.c (Check & Repair).
  */
 #pragma once
 
@@ -42,6 +42,7 @@ struct _KmPlayerView {
 	GMenu *playlists_section;	/* its items: one per playlist */
 	GMenu *track_menu;
 	GtkWidget *track_popover;	/* the track menu, shown at the pointer or the selection */
+	GtkWidget *problems_banner;	/* km-player-view-check.c: opening found damage */
 
 	/* Owned references */
 	KmSession *session;
@@ -111,6 +112,15 @@ void _km_player_view_update_backup_actions(KmPlayerView *self);
 void _km_player_view_update_actions(KmPlayerView *self);
 /* The selected tracks changed (or some left the view): details and actions follow. */
 void _km_player_view_selection_changed(KmPlayerView *self);
+/*
+ * km-player-view-check.c: player.check (Check & Repair) and the banner that
+ * offers it when opening found the player damaged; the banner goes in the
+ * view's bars (before the layout), the question goes to the session.
+ */
+void _km_player_view_class_init_check(GtkWidgetClass *widget_class);
+void _km_player_view_init_check(KmPlayerView *self);
+void _km_player_view_look_for_damage(KmPlayerView *self);
+void _km_player_view_update_check_action(KmPlayerView *self);
 void _km_player_view_class_init_playlists(GtkWidgetClass *widget_class);
 /* The Add to Playlist menu follows the session's playlists; the track menu. */
 void _km_player_view_init_playlist_menus(KmPlayerView *self);

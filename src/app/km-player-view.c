@@ -196,6 +196,7 @@ static void set_session(KmPlayerView *self, KmSession *session)
 	update_capacity(self);
 	_km_player_view_init_backup(self);
 	_km_player_view_init_playlist_menus(self);
+	_km_player_view_look_for_damage(self);
 }
 
 GtkWidget *km_player_view_new(KmSession *session)
@@ -352,11 +353,14 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	_km_player_view_class_init_playlists(widget_class);
 	_km_player_view_class_init_backup(widget_class);
 	_km_player_view_class_init_plays(widget_class);
+	_km_player_view_class_init_check(widget_class);
 }
 
 static void km_player_view_init(KmPlayerView *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
+	/* the banner is one of the bars the layout arranges */
+	_km_player_view_init_check(self);
 	_km_player_view_init_layout(self);
 	self->cancellable = g_cancellable_new();
 	self->settings = g_settings_new(APP_ID);

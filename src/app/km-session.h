@@ -289,6 +289,15 @@ void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *
 			     GAsyncReadyCallback callback, gpointer user_data);
 KmVerifyReport *km_session_verify_finish(KmSession *session, GAsyncResult *result,
 					 GError **error);
+/*
+ * Whether opening found the player damaged (km_library_found_damage():
+ * what verify reports too, not the player's own deletions). FALSE with an
+ * error when the player is not open.
+ */
+void km_session_found_damage_async(KmSession *session, GCancellable *cancellable,
+				   GAsyncReadyCallback callback, gpointer user_data);
+gboolean km_session_found_damage_finish(KmSession *session, GAsyncResult *result,
+					GError **error);
 
 /*
  * Append the plays counted since the last export from this player to the

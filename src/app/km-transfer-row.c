@@ -123,8 +123,10 @@ static void finish(KmTransferRow *self, const char *summary, KmReport *report,
 {
 	self->running = FALSE;
 	self->pending = 0;
-	if (self->finished_title)
+	if (self->finished_title) {
 		gtk_label_set_text(GTK_LABEL(self->title), self->finished_title);
+		gtk_widget_set_tooltip_text(self->title, self->finished_title);
+	}
 	gtk_label_set_text(GTK_LABEL(self->status), summary);
 	gtk_widget_set_visible(self->file_bar, FALSE);
 	gtk_widget_set_visible(self->job_bar, FALSE);
@@ -238,6 +240,13 @@ static void build(KmTransferRow *self, const char *title)
 	self->files_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	self->problems_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
 	gtk_label_set_xalign(GTK_LABEL(self->title), 0);
+	/*
+	 * a folder's path or a backup's name is long: shortened in the middle
+	 * (whole on hover), it never widens the window; one line, as the
+	 * panel's height is measured
+	 */
+	gtk_label_set_ellipsize(GTK_LABEL(self->title), PANGO_ELLIPSIZE_MIDDLE);
+	gtk_widget_set_tooltip_text(self->title, title);
 	gtk_widget_add_css_class(self->title, "heading");
 	gtk_label_set_xalign(GTK_LABEL(self->status), 0);
 	gtk_label_set_ellipsize(GTK_LABEL(self->status), PANGO_ELLIPSIZE_MIDDLE);
@@ -310,6 +319,30 @@ void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks)
 		g_hash_table_insert(self->track_names,
 				    GUINT_TO_POINTER(km_track_get_fid(tracks->pdata[i])),
 				    g_strdup_printf("“%s”", km_track_get_title(tracks->pdata[i])));
+}
+
+/* A pulse every tenth of a second, while the job runs. */
+static gboolean pulse_job_bar(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+	KmTransferRow *self = KM_TRANSFER_ROW(widget);
+	gint64 now = gdk_frame_clock_get_frame_time(clock);
+	gint64 *last = data;
+
+	if (!self->running)
+		return G_SOURCE_REMOVE;
+	if (now - *last >= G_USEC_PER_SEC / 10) {
+		gtk_progress_bar_pulse(GTK_PROGRESS_BAR(self->job_bar));
+		*last = now;
+	}
+	return G_SOURCE_CONTINUE;
+}
+
+void km_transfer_row_set_unmeasured(KmTransferRow *self, const char *status)
+{
+	g_return_if_fail(KM_IS_TRANSFER_ROW(self));
+	gtk_label_set_text(GTK_LABEL(self->status), status);
+	gtk_widget_set_visible(self->file_bar, FALSE);
+	gtk_widget_add_tick_callback(GTK_WIDGET(self), pulse_job_bar, g_new0(gint64, 1), g_free);
 }
 
 void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title)

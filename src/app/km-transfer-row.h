@@ -38,6 +38,8 @@ gboolean km_transfer_row_is_running(KmTransferRow *self);
 void km_transfer_row_set_fills_player(KmTransferRow *self, gboolean fills);
 /* Names of the tracks of the job, by fid (for the problems of tracks, which have no file). */
 void km_transfer_row_set_track_names(KmTransferRow *self, GPtrArray *tracks);
+/* A job that reports no progress: status says what it does, the bar pulses until it ends. */
+void km_transfer_row_set_unmeasured(KmTransferRow *self, const char *status);
 /* The title shown once the job ended ("Copying 3 items…" is over then); NULL: the same. */
 void km_transfer_row_set_finished_title(KmTransferRow *self, const char *title);
 /* Bytes still to copy onto the player, as far as known (0 unless it fills the player). */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void km_write_through_init(struct km_write_through *wt, int fd)
 {
@@ -42,7 +43,14 @@ int km_write_through_wrote(struct km_write_through *wt, int fd, uint64_t pos, si
 	err = settle_pending(wt, fd);
 	wt->pending_pos = pos;
 	wt->pending_len = len;
-	return err;
+	wt->unflushed += len;
+	if (err || wt->unflushed < KM_WRITE_THROUGH_FLUSH_EVERY)
+		return err;
+	/* The device's write cache holds enough of the copy: empty it now, not at the end. */
+	if (fdatasync(fd) < 0)
+		return -errno;
+	km_write_through_flushed(wt, fd);
+	return 0;
 }
 
 void km_write_through_flushed(struct km_write_through *wt, int fd)
@@ -51,4 +59,5 @@ void km_write_through_flushed(struct km_write_through *wt, int fd)
 		posix_fadvise(fd, (off_t)wt->pending_pos, (off_t)wt->pending_len,
 			      POSIX_FADV_DONTNEED);
 	wt->pending_len = 0;
+	wt->unflushed = 0;
 }

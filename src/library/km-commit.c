@@ -20,11 +20,12 @@
  *      library (plus orphans); after it, opening the library writable
  *      finishes the commit from the journal, and read-only shows it done.
  *   3. The properties files replaced (and a playlist's data file, its
- *      blob) removed; sync; the new ones created; sync. (Never a remove
- *      and a create of one name in one write-back: see km_files_replace.)
+ *      blob) removed; sync; the new ones created. (Never a remove and a
+ *      create of one name in one write-back: see km_files_replace.)
  *   4. The new smalldb, built (before step 2, so that it cannot fail now)
- *      from the whole new library, written to var/smalldb.new; sync;
- *      renamed over var/smalldb; sync. The player finds the old smalldb,
+ *      from the whole new library, written to var/smalldb.new; sync (the
+ *      new properties files' too: nothing reads smalldb.new, so they need
+ *      no sync of their own before it); renamed over var/smalldb; sync. The player finds the old smalldb,
  *      the new one, or for the instant inside the rename none (a reopen
  *      finishes the commit from the journal, which rewrites it). Neither
  *      names a file that is not there: new files came before, and
@@ -177,7 +178,10 @@ static gboolean write_object(KmLibrary *lib, KmProperties *object, GError **erro
 	       km_files_replace(lib, dir, name, text, path, error);
 }
 
-/* Step 3: all the files replaced go (one write-back, not one each), then the new ones come. */
+/*
+ * Step 3: all the files replaced go (one write-back, not one each), then the
+ * new ones come; step 4's first sync writes them back with smalldb.new.
+ */
 static gboolean write_objects(KmLibrary *lib, const KmChangeSet *cs, GError **error)
 {
 	for (guint i = 0; i < cs->puts->len; i++)
@@ -188,7 +192,7 @@ static gboolean write_objects(KmLibrary *lib, const KmChangeSet *cs, GError **er
 	for (guint i = 0; i < cs->puts->len; i++)
 		if (!write_object(lib, cs->puts->pdata[i], error))
 			return FALSE;
-	return km_files_sync(lib, error);
+	return TRUE;
 }
 
 static gboolean write_smalldb(KmLibrary *lib, GBytes *smalldb, GError **error)

@@ -7,6 +7,7 @@
  */
 #include "km-import-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #define GUID_LEN 16
@@ -75,7 +76,7 @@ static gboolean read_stream_props(const KmImportReader *reader, guint64 pos, gui
 		return FALSE;
 	if (memcmp(o + OBJECT_HEADER, video_media_guid, GUID_LEN) == 0) {
 		km_import_set_error(error, KM_IMPORT_ERROR_UNSUPPORTED,
-				    "an ASF file with video (WMV), which the Karma cannot play");
+				    _("an ASF file with video (WMV), which the Karma cannot play"));
 		return FALSE;
 	}
 	if (memcmp(o + OBJECT_HEADER, audio_media_guid, GUID_LEN) != 0 || asf->have_audio)
@@ -105,8 +106,8 @@ static gboolean read_object(const KmImportReader *reader, guint64 pos, guint64 s
 	if (memcmp(o, content_encryption_guid, GUID_LEN) == 0 ||
 	    memcmp(o, ext_content_encryption_guid, GUID_LEN) == 0) {
 		km_import_set_error(error, KM_IMPORT_ERROR_UNSUPPORTED,
-				    "DRM-protected WMA, which the Karma may not play (its DRM "
-				    "support is unknown)");
+				    _("DRM-protected WMA, which the Karma may not play (its DRM "
+				      "support is unknown)"));
 		return FALSE;
 	}
 	if (memcmp(o, stream_props_guid, GUID_LEN) == 0 && size >= STREAM_PROPS_LEN)
@@ -163,7 +164,7 @@ static gboolean check_codec(const Asf *asf, GError **error)
 
 	if (!asf->have_audio || !asf->rate) {
 		km_import_set_error(error, KM_IMPORT_ERROR_DAMAGED,
-				    "an ASF file without an audio stream");
+				    _("an ASF file without an audio stream"));
 		return FALSE;
 	}
 	if (asf->codec == WMA_V1 || asf->codec == WMA_V2)

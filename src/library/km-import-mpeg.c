@@ -10,6 +10,7 @@
  */
 #include "km-import-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 /* How far after the ID3v2 tag the first frame may start (some taggers pad). */
@@ -170,15 +171,15 @@ static gboolean refuse_not_mp3(const KmAudioInfo *info, guint64 where, const KmM
 
 	if (adts) {
 		km_import_set_error(error, KM_IMPORT_ERROR_UNSUPPORTED,
-				    "AAC audio (ADTS stream), which the Karma cannot play");
+				    _("AAC audio (ADTS stream), which the Karma cannot play"));
 	} else if (where == G_MAXUINT64 && info->offset) {
 		km_import_set_error(error, KM_IMPORT_ERROR_DAMAGED,
-				    "an ID3v2 tag with no MPEG audio frames after it "
-				    "(truncated or damaged MP3?)");
+				    _("an ID3v2 tag with no MPEG audio frames after it "
+				      "(truncated or damaged MP3?)"));
 	} else if (where == G_MAXUINT64) {
 		km_import_set_error(error, KM_IMPORT_ERROR_NOT_AUDIO,
-				    "not an audio file: no MP3, Ogg Vorbis, FLAC, WAV or WMA "
-				    "stream found");
+				    _("not an audio file: no MP3, Ogg Vorbis, FLAC, WAV or WMA "
+				      "stream found"));
 	} else if (f->layer != 3) {
 		km_import_set_error(error, KM_IMPORT_ERROR_UNSUPPORTED,
 				    "MPEG-%s Layer %s audio (MP%u), which the Karma cannot play",

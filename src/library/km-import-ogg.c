@@ -6,6 +6,7 @@
  */
 #include "km-import-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #define PAGE_HEADER 27
@@ -96,7 +97,7 @@ static gboolean read_vorbis_id(const KmImportReader *reader, guint64 pos, const 
 		}
 	}
 	km_import_set_error(error, KM_IMPORT_ERROR_UNSUPPORTED,
-			    "an Ogg stream that is not Vorbis, which the Karma cannot play");
+			    _("an Ogg stream that is not Vorbis, which the Karma cannot play"));
 	return FALSE;
 }
 
@@ -127,8 +128,8 @@ static gboolean skip_headers(const KmImportReader *reader, KmAudioInfo *info, gu
 			*serial = page.serial;
 		} else if (page.serial != *serial) {
 			km_import_set_error(error, KM_IMPORT_ERROR_UNSUPPORTED,
-					    "an Ogg file with more than one stream, which the "
-					    "Karma cannot play");
+					    _("an Ogg file with more than one stream, which the "
+					      "Karma cannot play"));
 			return FALSE;
 		}
 		for (i = 0; i < page.nsegs; i++)

@@ -7,6 +7,7 @@
 #include "km-import-private.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -241,7 +242,7 @@ gboolean km_import_probe(const KmImportReader *reader, KmAudioInfo *info, GError
 	info->trailer = info->id3v1 + ape;
 	if (info->offset + info->trailer >= reader->size) {
 		km_import_set_error(error, KM_IMPORT_ERROR_DAMAGED,
-				    "it holds tags but no audio");
+				    _("it holds tags but no audio"));
 		return FALSE;
 	}
 	info->audio_start = info->offset;

@@ -6,14 +6,15 @@
  */
 #include "km-import-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <tag_c.h>
 #include <unistd.h>
 
 #include "km-property-rules.h"
+#include "km-taglib.h"
 
 G_DEFINE_QUARK(km-import-error-quark, km_import_error)
 
@@ -51,60 +52,50 @@ static TagLib_File_Type taglib_type(KmCodec codec)
 	}
 }
 
-/*
- * UTF-8 strings that we free one by one: TagLib's own list of strings
- * (taglib_tag_free_strings) is global and would free another thread's.
- */
-static void taglib_setup_once(void)
-{
-	static gsize done;
-
-	if (g_once_init_enter(&done)) {
-		taglib_set_strings_unicode(TRUE);
-		taglib_set_string_management_enabled(FALSE);
-		g_once_init_leave(&done, 1);
-	}
-}
-
-static char *taglib_take(char *s)
+static char *taglib_take(const struct km_taglib *tl, char *s)
 {
 	char *copy = g_strdup(s);
 
-	taglib_free(s);
+	tl->free(s);
 	return copy;
 }
 
 static gboolean read_taglib(const char *path, KmAudioInfo *info, GError **error)
 {
+	const char *why;
+	const struct km_taglib *tl = km_taglib(&why);
 	TagLib_File *file;
 	TagLib_Tag *tag;
 	const TagLib_AudioProperties *audio;
 
-	taglib_setup_once();
-	file = taglib_file_new_type(path, taglib_type(info->codec));
-	if (!file || !taglib_file_is_valid(file)) {
+	if (!tl) {
+		km_import_set_error(error, KM_IMPORT_ERROR_READ, "%s", why);
+		return FALSE;
+	}
+	file = tl->file_new_type(path, taglib_type(info->codec));
+	if (!file || !tl->file_is_valid(file)) {
 		if (file)
-			taglib_file_free(file);
+			tl->file_free(file);
 		km_import_set_error(error, KM_IMPORT_ERROR_DAMAGED,
 				    "TagLib cannot read it as %s", codec_names[info->codec]);
 		return FALSE;
 	}
-	tag = taglib_file_tag(file);
+	tag = tl->file_tag(file);
 	if (tag) {
-		info->tags.title = taglib_take(taglib_tag_title(tag));
-		info->tags.artist = taglib_take(taglib_tag_artist(tag));
-		info->tags.album = taglib_take(taglib_tag_album(tag));
-		info->tags.genre = taglib_take(taglib_tag_genre(tag));
-		info->tags.year = taglib_tag_year(tag);
-		info->tags.track = taglib_tag_track(tag);
+		info->tags.title = taglib_take(tl, tl->tag_title(tag));
+		info->tags.artist = taglib_take(tl, tl->tag_artist(tag));
+		info->tags.album = taglib_take(tl, tl->tag_album(tag));
+		info->tags.genre = taglib_take(tl, tl->tag_genre(tag));
+		info->tags.year = tl->tag_year(tag);
+		info->tags.track = tl->tag_track(tag);
 	}
 	/* The stream headers' figures are more precise; TagLib's fill the gaps. */
-	audio = taglib_file_audioproperties(file);
-	if (audio && !info->kbps && taglib_audioproperties_bitrate(audio) > 0)
-		info->kbps = (guint32)taglib_audioproperties_bitrate(audio);
-	if (audio && !info->duration_ms && taglib_audioproperties_length(audio) > 0)
-		info->duration_ms = (guint64)taglib_audioproperties_length(audio) * 1000;
-	taglib_file_free(file);
+	audio = tl->file_audioproperties(file);
+	if (audio && !info->kbps && tl->audioproperties_bitrate(audio) > 0)
+		info->kbps = (guint32)tl->audioproperties_bitrate(audio);
+	if (audio && !info->duration_ms && tl->audioproperties_length(audio) > 0)
+		info->duration_ms = (guint64)tl->audioproperties_length(audio) * 1000;
+	tl->file_free(file);
 	return TRUE;
 }
 
@@ -281,8 +272,9 @@ static KmProperties *import_tune(const char *path, const KmImportReader *reader,
 
 	if (reader->size <= KM_IMPORT_MIN_TUNE_SIZE)
 		km_import_set_error(error, KM_IMPORT_ERROR_TOO_SMALL,
-				    "too small for a tune (%" G_GUINT64_FORMAT " bytes; a tune "
-				    "needs more than %u)", reader->size, KM_IMPORT_MIN_TUNE_SIZE);
+				    /* Translators: the file's size, then the least a tune has */
+				    _("too small for a tune (%llu bytes; a tune needs more than %u)"),
+				    (unsigned long long)reader->size, KM_IMPORT_MIN_TUNE_SIZE);
 	else if (km_import_probe(reader, &info, error) &&
 		 (info.own_tags || read_taglib(path, &info, error)) &&
 		 compute_rid(reader, info.audio_start, reader->size - info.trailer, rid, error))
@@ -315,7 +307,7 @@ static KmProperties *import_fd(const char *path, int fd, KmImportFlags flags, GE
 	if (fstat(fd, &st) < 0) {
 		int saved = errno;
 
-		km_import_set_error(error, KM_IMPORT_ERROR_READ, "cannot read it: %s",
+		km_import_set_error(error, KM_IMPORT_ERROR_READ, _("cannot read it: %s"),
 				    g_strerror(saved));
 		return NULL;
 	}

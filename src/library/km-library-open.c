@@ -189,8 +189,8 @@ static GHashTable *objects_from_rows(KmLibrary *lib, GPtrArray *rows)
 				    km_properties_ref(rows->pdata[i]));
 	}
 	if (bad)
-		km_library_warn(lib, "var/smalldb: %u rows with a fid that is no multiple of 16 "
-				"were left out", bad);
+		km_library_warn_damage(lib, "var/smalldb: %u rows with a fid that is no "
+				       "multiple of 16 were left out", bad);
 	return objects;
 }
 
@@ -234,10 +234,11 @@ static GHashTable *objects_from_scan(KmLibrary *lib, GPtrArray *rows, GError **e
 		left_out += e->data_ino != OMFS_NIL && !g_hash_table_contains(objects, key);
 	}
 	if (left_out)
-		km_library_warn(lib, "%u object%s left out: %s data file%s no properties file "
-				"that can be read (verify names them)", left_out,
-				left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their",
-				left_out == 1 ? " has" : "s have");
+		km_library_warn_damage(lib, "%u object%s left out: %s data file%s no "
+				       "properties file that can be read (verify names them)",
+				       left_out, left_out == 1 ? "" : "s",
+				       left_out == 1 ? "its" : "their",
+				       left_out == 1 ? " has" : "s have");
 	return objects;
 }
 
@@ -256,12 +257,12 @@ static gboolean load_objects(KmLibrary *lib, gboolean scan, GError **error)
 		lib->have_smalldb_hdr = TRUE;
 		note_player_deletions(lib, deleted);
 	} else if (missing) {
-		km_library_warn(lib, "there is no var/smalldb: the library was read from the "
-				"properties files");
+		km_library_warn_damage(lib, "there is no var/smalldb: the library was read "
+				       "from the properties files");
 		scan = TRUE;
 	} else {
-		km_library_warn(lib, "var/smalldb cannot be read (%s): the library was read from "
-				"the properties files", local->message);
+		km_library_warn_damage(lib, "var/smalldb cannot be read (%s): the library was "
+				       "read from the properties files", local->message);
 		scan = TRUE;
 	}
 	objects = scan ? objects_from_scan(lib, rows, error) : objects_from_rows(lib, rows);

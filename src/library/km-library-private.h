@@ -54,6 +54,7 @@ struct _KmLibrary {
 	GHashTable *rid_index;
 
 	GPtrArray *warnings;		/* char*, NULL-terminated */
+	gboolean found_damage;		/* a warning was damage (km_library_warn_damage) */
 	guint smalldb_writes;		/* var/smalldb written since open (for benchmarks) */
 	KmTransaction *tx;		/* the open transaction, not a reference */
 	char *failed;			/* why a commit failed half-way */
@@ -67,6 +68,8 @@ gboolean km_library_check_usable(KmLibrary *lib, gboolean write, GError **error)
 /* A commit failed half-way: what is in memory no longer matches the disk. */
 void km_library_mark_failed(KmLibrary *lib, const GError *why);
 void km_library_warn(KmLibrary *lib, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* A warning about damage that verify reports too (km_library_found_damage()). */
+void km_library_warn_damage(KmLibrary *lib, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /*
  * Install a new committed library (fid -> KmProperties, taken): generations
  * noted, the rid index dropped.

@@ -127,6 +127,16 @@ void km_library_warn(KmLibrary *lib, const char *fmt, ...)
 	va_end(ap);
 }
 
+void km_library_warn_damage(KmLibrary *lib, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_ptr_array_add(lib->warnings, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
+	lib->found_damage = TRUE;
+}
+
 static gint compare_by_fid(gconstpointer a, gconstpointer b)
 {
 	guint32 fa = km_properties_get_fid(*(KmProperties *const *)a);
@@ -348,6 +358,12 @@ const char *const *km_library_get_warnings(KmLibrary *lib)
 {
 	g_return_val_if_fail(KM_IS_LIBRARY(lib), NULL);
 	return (const char *const *)lib->warnings->pdata;
+}
+
+gboolean km_library_found_damage(KmLibrary *lib)
+{
+	g_return_val_if_fail(KM_IS_LIBRARY(lib), FALSE);
+	return lib->found_damage;
 }
 
 struct omfs_fs *km_library_get_fs(KmLibrary *lib)

@@ -88,6 +88,12 @@ gboolean km_library_is_writable(KmLibrary *lib);
 guint km_library_get_partition(KmLibrary *lib);
 /* One sentence per thing open noticed or repaired (NULL-terminated, owned by lib). */
 const char *const *km_library_get_warnings(KmLibrary *lib);
+/*
+ * Whether open found damage that verify reports too (smalldb missing or
+ * unreadable, rows or objects left out), as opposed to news (the player's
+ * deletions, a commit it finished): the app offers Check & Repair then.
+ */
+gboolean km_library_found_damage(KmLibrary *lib);
 /* The music partition's size and free space, in bytes. */
 typedef struct {
 	guint64 total_bytes;

@@ -328,11 +328,13 @@ static void apply_pending(struct omfs_fs *fs)
 	fs->npending = 0;
 }
 
-/* Write the dirty bitmap blocks, consecutive ones in one request, then a barrier. */
-int omfs_bitmap_write(struct omfs_fs *fs, bool apply)
+/*
+ * Write the dirty bitmap blocks, consecutive ones in one request; *wrote says
+ * whether there were any. No barrier: omfs_writeback places them.
+ */
+int omfs_bitmap_write(struct omfs_fs *fs, bool apply, bool *wrote)
 {
-	bool wrote = false;
-
+	*wrote = false;
 	if (apply)
 		apply_pending(fs);
 	if (!fs->map_dirty || fs->read_only)
@@ -352,8 +354,8 @@ int omfs_bitmap_write(struct omfs_fs *fs, bool apply)
 		if (err)
 			return err;
 		memset(fs->map_dirty + i, 0, j - i);
-		wrote = true;
+		*wrote = true;
 		i = j;
 	}
-	return wrote ? omfs_dev_flush(fs) : 0;
+	return 0;
 }

@@ -409,27 +409,34 @@ static int barrier_if(struct omfs_fs *fs, bool wrote)
 
 int omfs_writeback(struct omfs_fs *fs)
 {
-	bool wrote;
+	bool fresh = false, allocated = false, linked = false, freed = false;
 	int err;
 
 	if (fs->read_only)
 		return 0;
-	/* 1: blocks nothing on disk points to yet (new inodes, unlinked ones). */
-	err = write_dirty(fs, true, &wrote);
+	/*
+	 * 1: blocks nothing on disk points to yet (new inodes, unlinked ones);
+	 * 2: the allocations. One barrier after both: neither points at the
+	 * other, and each need only be on the disk before stage 3 points at
+	 * them (a power cut between them leaves at worst a block marked used
+	 * that nothing owns, a leak).
+	 */
+	err = write_dirty(fs, true, &fresh);
 	if (!err)
-		err = barrier_if(fs, wrote);
-	/* 2: allocations, before anything reachable can point at them. */
+		err = omfs_bitmap_write(fs, false, &allocated);
 	if (!err)
-		err = omfs_bitmap_write(fs, false);
+		err = barrier_if(fs, fresh || allocated);
 	/* 3: everything reachable: links, sizes, extent tables. */
 	if (!err)
-		err = write_dirty(fs, false, &wrote);
+		err = write_dirty(fs, false, &linked);
 	if (!err)
-		err = barrier_if(fs, wrote);
+		err = barrier_if(fs, linked);
 	if (!err)
 		fs->unlinked = false;
 	/* 4: frees, now that no block on disk refers to the freed blocks. */
 	if (!err && fs->npending)
-		err = omfs_bitmap_write(fs, true);
+		err = omfs_bitmap_write(fs, true, &freed);
+	if (!err)
+		err = barrier_if(fs, freed);
 	return err;
 }

@@ -239,8 +239,8 @@ void omfs_brelse(struct omfs_fs *fs, struct omfs_buf *b);
 void omfs_bforget(struct omfs_fs *fs, uint64_t block);
 /*
  * Write back in the order that keeps the disk consistent at every point:
- * fresh sysblocks, barrier, bitmap, barrier, other sysblocks, barrier,
- * pending frees in the bitmap, barrier.
+ * fresh sysblocks and the bitmap's allocations, barrier, other sysblocks,
+ * barrier, pending frees in the bitmap, barrier.
  */
 int omfs_writeback(struct omfs_fs *fs);
 
@@ -279,7 +279,7 @@ int omfs_alloc_data(struct omfs_fs *fs, uint64_t goal, uint64_t want, struct omf
 /* Freed blocks stay used until the next write-back has removed all references. */
 int omfs_free_run(struct omfs_fs *fs, uint64_t start, uint64_t count);
 /* Write the bitmap blocks marked dirty; apply_pending first releases pending frees. */
-int omfs_bitmap_write(struct omfs_fs *fs, bool apply_pending);
+int omfs_bitmap_write(struct omfs_fs *fs, bool apply_pending, bool *wrote);
 /* Mark a run used (ReplayTV rebuild, fsck). Rejects runs outside the volume. */
 int omfs_mark_used(struct omfs_fs *fs, uint64_t start, uint64_t count);
 

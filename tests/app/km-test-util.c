@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "km-demo.h"
+#include "km-image-device.h"
+#include "km-karma-image.h"
+#include "omfs.h"
 
 static char *test_dir;
 
@@ -290,4 +293,35 @@ GFile *km_test_write_silence(const char *path, guint32 size)
 	put_le(data + 40, size - 44, 4);
 	g_assert_true(g_file_set_contents(path, (const char *)data, size, &error));
 	return g_file_new_for_path(path);
+}
+
+struct km_image_device *km_test_open_music(const char *image, gboolean writable)
+{
+	struct km_image_device *dev = NULL;
+	char msg[256];
+
+	/* a closed window's session lets go of the image on its worker thread, a moment later */
+	km_test_wait_until((dev = km_image_device_open(image, writable,
+						       KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
+						       sizeof(msg))) != NULL);
+	return dev;
+}
+
+/* Overwrites the start of image's var/smalldb (its header) with garbage, through the OMFS core. */
+void km_test_damage_smalldb(const char *image)
+{
+	char msg[256];
+	struct km_image_device *dev = km_test_open_music(image, true);
+	const struct omfs_mount_opts opts = { .read_only = false };
+	struct omfs_fs *fs = NULL;
+	guint8 garbage[64];
+	uint64_t ino = 0;
+
+	g_assert_nonnull(dev);
+	memset(garbage, 0xa5, sizeof(garbage));
+	g_assert_cmpint(omfs_mount(km_image_device_blockdev(dev), &opts, &fs, msg, sizeof(msg)), ==, 0);
+	g_assert_cmpint(omfs_resolve(fs, "var/smalldb", &ino), ==, 0);
+	g_assert_cmpint(omfs_write(fs, ino, 0, garbage, sizeof(garbage)), ==, sizeof(garbage));
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	km_image_device_close(dev);
 }

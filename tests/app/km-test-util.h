@@ -64,6 +64,14 @@ KmTrack *km_test_row_track(KmPlayerView *view, guint position);
 /* n WAV files of demo tracks first.. in folder (GFile, a new array). */
 GPtrArray *km_test_write_wavs(const char *folder, guint first, guint n);
 
+/*
+ * The music partition of a demo image as a device (km-image-device.h), once
+ * the session of a window closed on it has let go of it (a bounded wait).
+ */
+struct km_image_device *km_test_open_music(const char *image, gboolean writable);
+/* Overwrites the header of image's var/smalldb with garbage (the player's list of tracks, damaged). */
+void km_test_damage_smalldb(const char *image);
+
 /* A WAV file of size bytes of silence (big enough for progress to show). */
 GFile *km_test_write_silence(const char *path, guint32 size);
 

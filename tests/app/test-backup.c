@@ -11,6 +11,7 @@
 #include "config.h"
 #include "omfs.h"
 
+#include "km-test-screen.h"
 #include "km-test-util.h"
 
 #include <glib/gstdio.h>
@@ -191,6 +192,7 @@ static void test_backup_then_restore(void)
 	g_autofree char *folder = use_backup_folder();
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *details = GTK_WIDGET(_km_player_view_get_details_pane(pv));
 	g_autoptr(KmBackupEntry) entry = NULL;
 	GtkWidget *dialog, *warning;
 
@@ -208,6 +210,10 @@ static void test_backup_then_restore(void)
 
 	add_wavs(win, 540, 2);
 	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 2 && !km_player_view_is_busy(pv));
+	/* a track is selected, its tags in the details pane */
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	km_test_select(pv, km_test_first_track_row(pv));
+	km_test_wait_until(km_test_find_shown_label(details, "Save Tags") != NULL);
 
 	g_assert_true(gtk_widget_activate_action(GTK_WIDGET(pv), "player.restore", NULL));
 	dialog = wait_for_dialog();
@@ -228,6 +234,9 @@ static void test_backup_then_restore(void)
 	km_test_answer(warning, "restore");
 	km_test_wait_until(!km_player_view_is_busy(pv) && km_test_n_tracks(win) == N_TRACKS);
 	g_assert_false(km_session_is_incomplete(km_test_session(win)));
+	/* the lists were replaced: the pane no longer edits a track that went with them */
+	km_test_wait_until(km_test_find_shown_label(details, "No Track Selected") != NULL);
+	g_assert_null(km_test_find_shown_label(details, "Save Tags"));
 	km_test_close_window(win);
 	remove_folder(folder);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "km-test-input.h"
+#include "km-test-screen.h"
 #include "km-library-group.h"
 #include "km-app-util.h"
 #include "km-fid.h"
@@ -21,68 +22,11 @@
 
 #define N_TRACKS 12
 
-static GListModel *view_rows(KmPlayerView *pv)
-{
-	return G_LIST_MODEL(km_library_view_get_model(_km_player_view_get_library_view(pv)));
-}
-
-/* The widget of position's cell in the Title column (the library's cells carry their list item). */
-static GtkWidget *find_title_cell(GtkWidget *widget, guint position)
-{
-	GtkListItem *item = g_object_get_data(G_OBJECT(widget), "km-list-item");
-
-	if (GTK_IS_TREE_EXPANDER(widget) && item && gtk_list_item_get_position(item) == position)
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_title_cell(c, position);
-
-		if (found)
-			return found;
-	}
-	return NULL;
-}
-
-static GtkWidget *title_cell(KmPlayerView *pv, guint position)
-{
-	GtkWidget *cell = NULL;
-
-	gtk_test_widget_wait_for_draw(gtk_widget_get_ancestor(GTK_WIDGET(pv), GTK_TYPE_WINDOW));
-	km_test_wait_until((cell = find_title_cell(GTK_WIDGET(pv), position)) != NULL);
-	return cell;
-}
-
-/* A click on the text of row position (not on its arrow), as a user selects a row. */
-static void click_row(KmPlayerView *pv, guint position, guint n_clicks)
-{
-	GtkWidget *label = gtk_tree_expander_get_child(GTK_TREE_EXPANDER(title_cell(pv, position)));
-
-	km_test_click(label, 1, n_clicks);
-}
-
 static gboolean is_expanded(KmPlayerView *pv, guint position)
 {
-	g_autoptr(GObject) row = g_list_model_get_item(view_rows(pv), position);
+	g_autoptr(GObject) row = g_list_model_get_item(km_test_view_rows(pv), position);
 
 	return GTK_IS_TREE_LIST_ROW(row) && gtk_tree_list_row_get_expanded(GTK_TREE_LIST_ROW(row));
-}
-
-/* The first mapped button below widget with this icon, or NULL. */
-static GtkWidget *find_icon_button(GtkWidget *widget, const char *icon)
-{
-	if (!gtk_widget_get_mapped(widget))
-		return NULL;
-	if (GTK_IS_BUTTON(widget) && g_strcmp0(gtk_button_get_icon_name(GTK_BUTTON(widget)), icon) == 0)
-		return widget;
-	if (GTK_IS_MENU_BUTTON(widget) &&
-	    g_strcmp0(gtk_menu_button_get_icon_name(GTK_MENU_BUTTON(widget)), icon) == 0)
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_icon_button(c, icon);
-
-		if (found)
-			return found;
-	}
-	return NULL;
 }
 
 static gboolean search_has_focus(GtkWindow *window, KmPlayerView *pv)
@@ -112,7 +56,7 @@ static void test_shortcuts_anywhere(gconstpointer image)
 	km_test_focus_window(window);
 	km_player_view_add_files(pv, (GFile *const *)files->pdata, files->len);
 	km_test_wait_until(!km_player_view_is_busy(pv));
-	km_test_wait_until((dismiss = find_icon_button(transfers, "window-close-symbolic")));
+	km_test_wait_until((dismiss = km_test_find_icon_button(transfers, "window-close-symbolic")));
 	/* the panel slides in: the × is still moving until it is revealed */
 	km_test_wait_until(gtk_revealer_get_child_revealed(
 		GTK_REVEALER(gtk_widget_get_first_child(transfers))));
@@ -166,49 +110,25 @@ static void test_expand_group(gconstpointer image)
 {
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
-	GtkWidget *arrow = expander_arrow(title_cell(pv, 0));
-	guint n = g_list_model_get_n_items(view_rows(pv));
+	GtkWidget *arrow = expander_arrow(km_test_title_cell(pv, 0));
+	guint n = g_list_model_get_n_items(km_test_view_rows(pv));
 
 	km_test_focus_window(GTK_WINDOW(win));
 	g_assert_nonnull(arrow);
 	km_test_click(arrow, 1, 1);
 	g_assert_true(is_expanded(pv, 0));
-	g_assert_cmpuint(g_list_model_get_n_items(view_rows(pv)), >, n);
-	km_test_click(expander_arrow(title_cell(pv, 0)), 1, 1);
+	g_assert_cmpuint(g_list_model_get_n_items(km_test_view_rows(pv)), >, n);
+	km_test_click(expander_arrow(km_test_title_cell(pv, 0)), 1, 1);
 	g_assert_false(is_expanded(pv, 0));
 	/* a double-click on the row opens it, another closes it */
-	click_row(pv, 0, 2);
+	km_test_click_row(pv, 0, 2);
 	g_assert_true(is_expanded(pv, 0));
-	click_row(pv, 0, 2);
+	km_test_click_row(pv, 0, 2);
 	g_assert_false(is_expanded(pv, 0));
 	/* Enter on the selected row, as the shortcuts window says */
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Return, 0);
 	g_assert_true(is_expanded(pv, 0));
 	km_test_close_window(win);
-}
-
-/* The first mapped label below widget showing text, or NULL. */
-static GtkWidget *find_shown_label(GtkWidget *widget, const char *text)
-{
-	if (!gtk_widget_get_mapped(widget))
-		return NULL;
-	if (GTK_IS_LABEL(widget) && g_strcmp0(gtk_label_get_text(GTK_LABEL(widget)), text) == 0)
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_shown_label(c, text);
-
-		if (found)
-			return found;
-	}
-	return NULL;
-}
-
-static void click_label(GtkWidget *below, const char *text)
-{
-	GtkWidget *label = NULL;
-
-	km_test_wait_until((label = find_shown_label(below, text)) != NULL);
-	km_test_click(label, 1, 1);
 }
 
 static void on_playlist_done(GObject *source, GAsyncResult *result, gpointer data)
@@ -245,7 +165,7 @@ static void make_playlist(KmSession *session, const char *name, GArray *fids)
 /* Whether the view shows, top to bottom, the tracks of fids in that order. */
 static gboolean rows_are(KmPlayerView *pv, GArray *fids)
 {
-	if (g_list_model_get_n_items(view_rows(pv)) != fids->len)
+	if (g_list_model_get_n_items(km_test_view_rows(pv)) != fids->len)
 		return FALSE;
 	for (guint i = 0; i < fids->len; i++) {
 		g_autoptr(KmTrack) t = km_test_row_track(pv, i);
@@ -276,7 +196,7 @@ static int by_title(gconstpointer a, gconstpointer b)
 /* The only row selected, or G_MAXUINT. */
 static guint selected_row(KmPlayerView *pv)
 {
-	GtkSelectionModel *model = GTK_SELECTION_MODEL(view_rows(pv));
+	GtkSelectionModel *model = GTK_SELECTION_MODEL(km_test_view_rows(pv));
 	g_autoptr(GtkBitset) set = gtk_selection_model_get_selection(model);
 
 	return gtk_bitset_get_size(set) == 1 ? gtk_bitset_get_nth(set, 0) : G_MAXUINT;
@@ -313,25 +233,25 @@ static void test_playlist_order(gconstpointer image)
 	moved2 = fids_of(t, (guint[]){ 2, 0, 1 }, 3);
 	make_playlist(session, "Mix", own);
 	/* the library sorted by title, then the playlist opened: its order */
-	click_label(columns, "Title");
-	click_label(sidebar, "Mix");
+	km_test_click_label(columns, "Title");
+	km_test_click_label(sidebar, "Mix");
 	km_test_wait_until(rows_are(pv, own));
 	/* the header: ascending, descending, the playlist's order */
-	click_label(columns, "Title");
+	km_test_click_label(columns, "Title");
 	g_assert_true(rows_are(pv, up));
-	click_label(columns, "Title");
+	km_test_click_label(columns, "Title");
 	g_assert_true(rows_are(pv, down));
-	click_label(columns, "Title");
+	km_test_click_label(columns, "Title");
 	g_assert_true(rows_are(pv, own));
 	/* Alt+Down moves the first entry down; it stays selected */
-	click_row(pv, 0, 1);
+	km_test_click_row(pv, 0, 1);
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Down, GDK_ALT_MASK);
 	km_test_wait_until(rows_are(pv, moved));
 	g_assert_cmpuint(selected_row(pv), ==, 1);
 	/* sorted by title, Alt+Up on the first row (t0, the playlist's last): in the playlist's order */
-	click_label(columns, "Title");
+	km_test_click_label(columns, "Title");
 	g_assert_true(rows_are(pv, up));
-	click_row(pv, 0, 1);
+	km_test_click_row(pv, 0, 1);
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Up, GDK_ALT_MASK);
 	km_test_wait_until(rows_are(pv, moved2));
 	g_assert_cmpuint(selected_row(pv), ==, 1);
@@ -353,15 +273,15 @@ static void test_deleted_not_editable(gconstpointer image)
 	g_settings_set_boolean(settings, "confirm-delete", FALSE);
 	km_test_focus_window(GTK_WINDOW(win));
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
-	click_row(pv, km_test_first_track_row(pv), 1);
-	g_assert_nonnull(find_shown_label(details, "Save Tags"));
-	export_button = find_icon_button(GTK_WIDGET(pv), "document-save-symbolic");
+	km_test_click_row(pv, km_test_first_track_row(pv), 1);
+	g_assert_nonnull(km_test_find_shown_label(details, "Save Tags"));
+	export_button = km_test_find_icon_button(GTK_WIDGET(pv), "document-save-symbolic");
 	g_assert_true(gtk_widget_get_sensitive(export_button));
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Delete, 0);
 	g_assert_cmpuint(km_player_view_get_n_uncommitted_deletes(pv), ==, 1);
 	km_test_settle(GTK_WINDOW(win));
-	g_assert_nonnull(find_shown_label(details, "No Track Selected"));
-	g_assert_null(find_shown_label(details, "Save Tags"));
+	g_assert_nonnull(km_test_find_shown_label(details, "No Track Selected"));
+	g_assert_null(km_test_find_shown_label(details, "Save Tags"));
 	g_assert_false(gtk_widget_get_sensitive(export_button));
 	g_settings_reset(settings, "confirm-delete");
 	km_test_close_window(win);
@@ -400,10 +320,10 @@ static void test_space_bar_backup(gconstpointer image)
 
 	km_test_focus_window(GTK_WINDOW(win));
 	g_signal_connect_after(transfers, "changed", G_CALLBACK(on_transfers_changed), &watch);
-	menu = find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
+	menu = km_test_find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
 	g_assert_nonnull(menu);
 	km_test_click(menu, 1, 1);
-	click_label(GTK_WIDGET(pv), "Back Up Player…");
+	km_test_click_label(GTK_WIDGET(pv), "Back Up Player…");
 	km_test_wait_until((row = km_transfer_panel_get_first_row(transfers)) != NULL);
 	km_test_wait_until(!km_transfer_row_is_running(row));
 	g_signal_handlers_disconnect_by_data(transfers, &watch);
@@ -449,8 +369,8 @@ static void test_transfer_finished(gconstpointer image)
 	row = km_transfer_panel_get_first_row(KM_TRANSFER_PANEL(transfers));
 	km_test_wait_until(!km_transfer_row_is_running(row));
 	km_test_settle(GTK_WINDOW(win));
-	g_assert_null(find_shown_label(transfers, "Copying 2 items to the player"));
-	g_assert_nonnull(find_shown_label(transfers, "0 of 2 files copied"));
+	g_assert_null(km_test_find_shown_label(transfers, "Copying 2 items to the player"));
+	g_assert_nonnull(km_test_find_shown_label(transfers, "0 of 2 files copied"));
 	problems = km_transfer_row_dup_problems(row);
 	g_assert_nonnull(strstr(problems, "notes.txt: "));
 	g_assert_nonnull(strstr(problems, "track-0.wav: "));
@@ -461,7 +381,7 @@ static void test_transfer_finished(gconstpointer image)
 /* Whether the view shows the search's flat list of tracks. */
 static gboolean shows_results(KmPlayerView *pv)
 {
-	g_autoptr(GObject) row = g_list_model_get_item(view_rows(pv), 0);
+	g_autoptr(GObject) row = g_list_model_get_item(km_test_view_rows(pv), 0);
 
 	return KM_IS_TRACK(row);
 }
@@ -469,8 +389,8 @@ static gboolean shows_results(KmPlayerView *pv)
 /* The first row of an artist or album with two tracks or more. */
 static guint big_group_row(KmPlayerView *pv)
 {
-	for (guint i = 0; i < g_list_model_get_n_items(view_rows(pv)); i++) {
-		g_autoptr(GtkTreeListRow) row = g_list_model_get_item(view_rows(pv), i);
+	for (guint i = 0; i < g_list_model_get_n_items(km_test_view_rows(pv)); i++) {
+		g_autoptr(GtkTreeListRow) row = g_list_model_get_item(km_test_view_rows(pv), i);
 		g_autoptr(GObject) item = gtk_tree_list_row_get_item(row);
 		g_autoptr(GPtrArray) tracks = g_ptr_array_new_with_free_func(g_object_unref);
 
@@ -481,13 +401,6 @@ static guint big_group_row(KmPlayerView *pv)
 			return i;
 	}
 	g_assert_not_reached();
-}
-
-/* Types text (ASCII letters and spaces) on the keyboard. */
-static void type_text(GtkWindow *window, const char *text)
-{
-	for (const char *c = text; *c; c++)
-		km_test_press_key(window, *c == ' ' ? GDK_KEY_space : gdk_unicode_to_keyval(*c), 0);
 }
 
 /* A track of the session not in album (the session's list holds it). */
@@ -526,24 +439,24 @@ static void test_tree_state(gconstpointer image)
 	km_test_focus_window(window);
 	g_array_append_val(fids, fid);
 	make_playlist(km_test_session(win), "Visit", fids);
-	km_test_click(expander_arrow(title_cell(pv, 0)), 1, 1);
+	km_test_click(expander_arrow(km_test_title_cell(pv, 0)), 1, 1);
 	g_assert_true(is_expanded(pv, 0));
-	click_label(sidebar, "Visit");
-	km_test_wait_until(g_list_model_get_n_items(view_rows(pv)) == 1);
-	click_label(sidebar, "Library");
-	km_test_wait_until(g_list_model_get_n_items(view_rows(pv)) > 1);
+	km_test_click_label(sidebar, "Visit");
+	km_test_wait_until(g_list_model_get_n_items(km_test_view_rows(pv)) == 1);
+	km_test_click_label(sidebar, "Library");
+	km_test_wait_until(g_list_model_get_n_items(km_test_view_rows(pv)) > 1);
 	g_assert_true(is_expanded(pv, 0));
 	/* a group of several tracks selected, then a search: a track of another album selected */
-	click_row(pv, big_group_row(pv), 1);
+	km_test_click_row(pv, big_group_row(pv), 1);
 	selected = km_library_view_get_selected_tracks(view);
 	g_assert_cmpuint(selected->len, >=, 2);
 	other = other_album_track(km_test_session(win), km_track_get_album(selected->pdata[0]));
 	g_clear_pointer(&selected, g_ptr_array_unref);
 	km_test_press_key(window, GDK_KEY_f, GDK_CONTROL_MASK);
-	type_text(window, km_track_get_title(other));
+	km_test_type_text(window, km_track_get_title(other));
 	km_test_wait_until(shows_results(pv));
 	found = km_test_row_track(pv, 0);
-	click_row(pv, 0, 1);
+	km_test_click_row(pv, 0, 1);
 	/* back in the search entry, Escape ends the search: the tree again */
 	km_test_press_key(window, GDK_KEY_f, GDK_CONTROL_MASK);
 	km_test_press_key(window, GDK_KEY_Escape, 0);
@@ -608,7 +521,7 @@ static guint32 playlist_fid(KmSession *session, const char *name)
 /* The row of the next track after row from. */
 static guint next_track_row(KmPlayerView *pv, guint from)
 {
-	for (guint i = from + 1; i < g_list_model_get_n_items(view_rows(pv)); i++) {
+	for (guint i = from + 1; i < g_list_model_get_n_items(km_test_view_rows(pv)); i++) {
 		g_autoptr(KmTrack) t = km_test_row_track(pv, i);
 
 		if (t)
@@ -636,51 +549,38 @@ static void test_add_to_playlist(gconstpointer image)
 	km_test_focus_window(GTK_WINDOW(win));
 	make_playlist(session, "Later", none);
 	fid = playlist_fid(session, "Later");
-	click_label(sidebar, "Later");
-	km_test_wait_until(find_shown_label(GTK_WIDGET(pv), "This Playlist Is Empty") != NULL);
-	click_label(sidebar, "Library");
+	km_test_click_label(sidebar, "Later");
+	km_test_wait_until(km_test_find_shown_label(GTK_WIDGET(pv), "This Playlist Is Empty") != NULL);
+	km_test_click_label(sidebar, "Library");
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
 	/* a right-click on a track: its menu */
 	pos = km_test_first_track_row(pv);
 	by_click = km_test_row_track(pv, pos);
-	km_test_click(gtk_tree_expander_get_child(GTK_TREE_EXPANDER(title_cell(pv, pos))), 3, 1);
-	click_label(pv->track_popover, "Add to Playlist");
-	click_label(pv->track_popover, "Later");
+	km_test_click(gtk_tree_expander_get_child(GTK_TREE_EXPANDER(km_test_title_cell(pv, pos))), 3, 1);
+	km_test_click_label(pv->track_popover, "Add to Playlist");
+	km_test_click_label(pv->track_popover, "Later");
 	km_test_wait_until(playlist_has(session, fid, km_track_get_fid(by_click)));
 	/* the Menu key on the selected track */
 	pos = next_track_row(pv, pos);
-	click_row(pv, pos, 1);
+	km_test_click_row(pv, pos, 1);
 	by_key = km_test_row_track(pv, pos);
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Menu, 0);
 	km_test_wait_until(gtk_widget_get_mapped(pv->track_popover));
-	click_label(pv->track_popover, "Add to Playlist");
-	click_label(pv->track_popover, "Later");
+	km_test_click_label(pv->track_popover, "Add to Playlist");
+	km_test_click_label(pv->track_popover, "Later");
 	km_test_wait_until(playlist_has(session, fid, km_track_get_fid(by_key)));
 	/* the main menu */
 	pos = next_track_row(pv, pos);
-	click_row(pv, pos, 1);
+	km_test_click_row(pv, pos, 1);
 	by_menu = km_test_row_track(pv, pos);
-	menu_button = find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
+	menu_button = km_test_find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
 	km_test_click(menu_button, 1, 1);
 	/* in the menu: the sidebar has a "Later" too */
 	menu = GTK_WIDGET(gtk_menu_button_get_popover(GTK_MENU_BUTTON(menu_button)));
-	click_label(menu, "Add to Playlist");
-	click_label(menu, "Later");
+	km_test_click_label(menu, "Add to Playlist");
+	km_test_click_label(menu, "Later");
 	km_test_wait_until(playlist_has(session, fid, km_track_get_fid(by_menu)));
 	km_test_close_window(win);
-}
-
-/* Whether some mapped label below widget has text containing part. */
-static gboolean shows_part(GtkWidget *widget, const char *part)
-{
-	if (!gtk_widget_get_mapped(widget))
-		return FALSE;
-	if (GTK_IS_LABEL(widget) && strstr(gtk_label_get_text(GTK_LABEL(widget)), part))
-		return TRUE;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c))
-		if (shows_part(c, part))
-			return TRUE;
-	return FALSE;
 }
 
 /* Opens path in win (as the command line does) and reads the dialog that says why not. */
@@ -692,13 +592,13 @@ static void assert_open_refused(KmWindow *win, const char *path)
 	km_window_open_image(win, file);
 	km_test_wait_until((dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG)) != NULL);
 	/* the text, once shown (an AdwAlertDialog shows its labels a frame after itself) */
-	km_test_wait_until(shows_part(dialog, "This file is not a Rio Karma disk image"));
+	km_test_wait_until(km_test_shows_part(dialog, "This file is not a Rio Karma disk image"));
 	/* the reader's words only in the details, shown on a click */
-	g_assert_false(shows_part(dialog, "OMFS"));
-	g_assert_false(shows_part(dialog, path));
-	click_label(dialog, "Details");
-	km_test_wait_until(shows_part(dialog, path) || shows_part(dialog, "OMFS") ||
-			   shows_part(dialog, "block"));
+	g_assert_false(km_test_shows_part(dialog, "OMFS"));
+	g_assert_false(km_test_shows_part(dialog, path));
+	km_test_click_label(dialog, "Details");
+	km_test_wait_until(km_test_shows_part(dialog, path) || km_test_shows_part(dialog, "OMFS") ||
+			   km_test_shows_part(dialog, "block"));
 	km_test_answer(dialog, "close");
 	g_assert_null(km_window_get_player_view(win));
 }
@@ -742,7 +642,7 @@ static void on_tags_set(GObject *source, GAsyncResult *result, gpointer data)
 
 static gboolean rows_include(KmPlayerView *pv, guint32 fid)
 {
-	for (guint i = 0; i < g_list_model_get_n_items(view_rows(pv)); i++) {
+	for (guint i = 0; i < g_list_model_get_n_items(km_test_view_rows(pv)); i++) {
 		g_autoptr(KmTrack) t = km_test_row_track(pv, i);
 
 		if (t && km_track_get_fid(t) == fid)
@@ -765,9 +665,9 @@ static void test_search_accents(gconstpointer image)
 	km_test_wait_until(done);
 	km_test_focus_window(GTK_WINDOW(win));
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_f, GDK_CONTROL_MASK);
-	type_text(GTK_WINDOW(win), "elodie");
+	km_test_type_text(GTK_WINDOW(win), "elodie");
 	km_test_wait_until(shows_results(pv) && rows_include(pv, fid));
-	g_assert_true(shows_part(GTK_WIDGET(pv), "Élodie Fontaine"));
+	g_assert_true(km_test_shows_part(GTK_WIDGET(pv), "Élodie Fontaine"));
 	km_test_close_window(win);
 }
 
@@ -786,13 +686,13 @@ static void test_delete_names_and_subtitle(gconstpointer image)
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
 	pos = km_test_first_track_row(pv);
 	track = km_test_row_track(pv, pos);
-	click_row(pv, pos, 1);
+	km_test_click_row(pv, pos, 1);
 	km_test_press_key(GTK_WINDOW(win), GDK_KEY_Delete, 0);
 	dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
 	g_assert_nonnull(dialog);
 	km_test_wait_until(gtk_widget_get_mapped(dialog));
 	name = g_strdup_printf("“%s”", km_track_get_title(track));
-	g_assert_true(shows_part(dialog, name));
+	g_assert_true(km_test_shows_part(dialog, name));
 	km_test_answer(dialog, "cancel");
 	/* a playlist of two entries: "2 tracks" */
 	for (guint i = 0; i < 2; i++) {
@@ -801,8 +701,8 @@ static void test_delete_names_and_subtitle(gconstpointer image)
 		g_array_append_val(fids, fid);
 	}
 	make_playlist(km_test_session(win), "Twice", fids);
-	click_label(GTK_WIDGET(_km_player_view_get_sidebar(pv)), "Twice");
-	km_test_wait_until(find_shown_label(GTK_WIDGET(pv), "2 tracks") != NULL);
+	km_test_click_label(GTK_WIDGET(_km_player_view_get_sidebar(pv)), "Twice");
+	km_test_wait_until(km_test_find_shown_label(GTK_WIDGET(pv), "2 tracks") != NULL);
 	km_test_close_window(win);
 }
 
@@ -841,9 +741,9 @@ static void test_properties_readable(gconstpointer image)
 
 	km_test_focus_window(GTK_WINDOW(win));
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));
-	click_row(pv, km_test_first_track_row(pv), 1);
-	km_test_wait_until(find_shown_label(details, "All Properties") != NULL);
-	list = gtk_widget_get_ancestor(find_shown_label(details, "fid_generation"), GTK_TYPE_LIST_BOX);
+	km_test_click_row(pv, km_test_first_track_row(pv), 1);
+	km_test_wait_until(km_test_find_shown_label(details, "All Properties") != NULL);
+	list = gtk_widget_get_ancestor(km_test_find_shown_label(details, "fid_generation"), GTK_TYPE_LIST_BOX);
 	g_assert_nonnull(list);
 	for (row = gtk_widget_get_first_child(list); row; row = gtk_widget_get_next_sibling(row)) {
 		const char *key = adw_preferences_row_get_title(ADW_PREFERENCES_ROW(row));
@@ -865,9 +765,7 @@ static void test_properties_readable(gconstpointer image)
 static void destroy_data_inode(const char *image, guint32 fid)
 {
 	char msg[256], path[KM_FID_PATH_SIZE];
-	struct km_image_device *dev = km_image_device_open(image, false,
-							   KM_KARMA_IMAGE_MUSIC_OFFSET, 0, msg,
-							   sizeof(msg));
+	struct km_image_device *dev = km_test_open_music(image, false);
 	const struct omfs_mount_opts opts = { .read_only = true };
 	struct omfs_fs *fs = NULL;
 	struct omfs_statfs sfs;
@@ -938,11 +836,175 @@ static void test_export_bad_track(void)
 	km_test_wait_until(!km_transfer_row_is_running(row));
 	km_test_settle(GTK_WINDOW(win));
 	g_assert_true(km_window_get_player_view(win) == (gpointer)pv);
-	g_assert_nonnull(find_shown_label(GTK_WIDGET(pv), "4 of 5 files copied"));
+	g_assert_nonnull(km_test_find_shown_label(GTK_WIDGET(pv), "4 of 5 files copied"));
 	problems = km_transfer_row_dup_problems(row);
 	g_assert_nonnull(strstr(problems, km_track_get_title(bad)));
 	g_assert_cmpuint(count_files(folder), ==, 4);
 	g_object_unref(bad);
+	km_test_close_window(win);
+}
+
+/* Whether widget lies whole inside window (not cut off by its edges). */
+static gboolean inside_window(GtkWidget *widget, GtkWidget *window)
+{
+	graphene_rect_t b;
+
+	g_assert_true(gtk_widget_compute_bounds(widget, window, &b));
+	g_test_message("%s at x %.0f..%.0f, y %.0f..%.0f in a window of %d x %d",
+		       G_OBJECT_TYPE_NAME(widget), b.origin.x, b.origin.x + b.size.width,
+		       b.origin.y, b.origin.y + b.size.height, gtk_widget_get_width(window),
+		       gtk_widget_get_height(window));
+	return b.size.width > 0 && b.origin.x >= 0 && b.origin.y >= 0 &&
+	       b.origin.x + b.size.width <= gtk_widget_get_width(window) &&
+	       b.origin.y + b.size.height <= gtk_widget_get_height(window);
+}
+
+/* Folded (libadwaita 1.4), the playlists slide away over the list when the window opens. */
+static gboolean playlists_settled(KmPlayerView *pv)
+{
+#if ADW_CHECK_VERSION(1, 4, 0)
+	return !adw_overlay_split_view_get_collapsed(ADW_OVERLAY_SPLIT_VIEW(pv->playlists_split)) ||
+	       !gtk_widget_get_mapped(GTK_WIDGET(pv->sidebar));
+#else
+	return TRUE;
+#endif
+}
+
+/* A track selected in a window of width (px), its details shown: Save Tags is whole. */
+static KmWindow *assert_save_tags_whole(const char *image, int width)
+{
+	KmWindow *win = km_test_open_window_sized(image, width, 640);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *save = NULL;
+
+	km_test_focus_window(GTK_WINDOW(win));
+	km_test_wait_until(playlists_settled(pv));
+	km_library_view_expand_all(_km_player_view_get_library_view(pv));
+	km_test_settle(GTK_WINDOW(win));
+	km_test_click_row(pv, km_test_first_track_row(pv), 1);
+	/* the details as a user asks for them when they are hidden (folded: over the list) */
+	if (!gtk_widget_get_mapped(GTK_WIDGET(_km_player_view_get_details_pane(pv))))
+		km_test_press_key(GTK_WINDOW(win), GDK_KEY_F9, 0);
+	km_test_wait_until((save = km_test_find_shown_label(GTK_WIDGET(pv), "Save Tags")) != NULL);
+	save = gtk_widget_get_ancestor(save, GTK_TYPE_BUTTON);
+	g_assert_nonnull(save);
+	/* the pane slides in (a revealer, or a split view's sidebar): measured where it stops */
+	km_test_wait_until(km_test_stands_still(save));
+	g_assert_true(inside_window(save, GTK_WIDGET(win)));
+	g_assert_true(inside_window(GTK_WIDGET(_km_player_view_get_details_pane(pv)),
+				    GTK_WIDGET(win)));
+	return win;
+}
+
+/*
+ * 4. The details pane is never cut off: at 800 px Save Tags is whole; in a
+ * narrow window the pane folds over the list (libadwaita 1.4), or the
+ * window's minimum width keeps it whole (the 1.2 layout, which cannot fold).
+ */
+static void test_details_not_clipped(gconstpointer image)
+{
+	KmWindow *win = assert_save_tags_whole(image, 800);
+
+	km_test_close_window(win);
+	win = assert_save_tags_whole(image, 400);
+#if ADW_CHECK_VERSION(1, 4, 0)
+	g_assert_true(adw_overlay_split_view_get_collapsed(ADW_OVERLAY_SPLIT_VIEW(
+		gtk_widget_get_ancestor(GTK_WIDGET(km_test_player_view(win)->details_pane),
+					ADW_TYPE_OVERLAY_SPLIT_VIEW))));
+#else
+	{
+		/* the window stays as wide as its content needs, no wider than promised */
+		GtkWidget *content = gtk_window_get_child(GTK_WINDOW(win));
+		int min;
+
+		gtk_widget_measure(content, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL,
+				   NULL);
+		g_assert_cmpint(gtk_widget_get_width(content), >=, min);
+		g_assert_cmpint(min, <=, KM_MIN_WIDTH);
+	}
+#endif
+	km_test_close_window(win);
+}
+
+static void on_damage_known(GObject *source, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(GError) error = NULL;
+
+	km_session_found_damage_finish(KM_SESSION(source), result, &error);
+	g_assert_no_error(error);
+	*(gboolean *)data = TRUE;
+}
+
+/*
+ * Waits until the view has its answer to "did opening find damage?": the
+ * session's jobs end in order, and the view asked first.
+ */
+static void wait_damage_known(KmWindow *win)
+{
+	gboolean known = FALSE;
+
+	km_session_found_damage_async(km_test_session(win), NULL, on_damage_known, &known);
+	km_test_wait_until(known);
+	km_test_settle(GTK_WINDOW(win));
+}
+
+/* The question dialog once it shows part (an AdwAlertDialog shows its labels a frame late). */
+static GtkWidget *dialog_showing(const char *part)
+{
+	GtkWidget *dialog = NULL;
+
+	km_test_wait_until((dialog = km_test_find_dialog(KM_TYPE_QUESTION_DIALOG)) != NULL &&
+			   km_test_shows_part(dialog, part));
+	return dialog;
+}
+
+/*
+ * 5, the second half. A player whose list of tracks (var/smalldb) is
+ * damaged opens with a banner; its button checks the player, the dialog
+ * says what is wrong in plain words, Repair fixes it, and the banner goes;
+ * a check then finds nothing. A healthy player shows no banner.
+ */
+static void test_damaged_player_banner(gconstpointer healthy)
+{
+	g_autofree char *image = km_test_make_image(4);
+	KmWindow *win;
+	KmPlayerView *pv;
+	KmTransferRow *row;
+	GtkWidget *dialog, *repair = NULL, *menu;
+
+	win = km_test_open_window(healthy);
+	wait_damage_known(win);
+	g_assert_null(km_test_find_shown_label(GTK_WIDGET(win), "This player has problems"));
+	km_test_close_window(win);
+
+	km_test_damage_smalldb(image);
+	win = km_test_open_window(image);
+	pv = km_test_player_view(win);
+	km_test_focus_window(GTK_WINDOW(win));
+	/* the banner slides in; its button is clicked once it stands still */
+	km_test_wait_until(km_test_find_shown_label(GTK_WIDGET(pv), "This player has problems") != NULL);
+	km_test_settle(GTK_WINDOW(win));
+	km_test_click_label(GTK_WIDGET(pv), "Check Player…");
+	dialog = dialog_showing("list of tracks is damaged");
+	repair = km_test_find_button(dialog, "_Repair");
+	g_assert_nonnull(repair);
+	km_test_click(repair, 1, 1);
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
+	km_test_wait_until((row = km_transfer_panel_get_first_row(
+				    _km_player_view_get_transfers(pv))) != NULL);
+	km_test_wait_until(!km_transfer_row_is_running(row));
+	g_assert_nonnull(strstr(km_transfer_row_get_status(row), "repaired"));
+	g_assert_null(strstr(km_transfer_row_get_status(row), "could not"));
+	km_test_wait_until(km_test_find_shown_label(GTK_WIDGET(pv), "This player has problems") == NULL);
+	g_assert_cmpuint(km_test_n_tracks(win), ==, 4);
+	/* Check Player… in the main menu: nothing left */
+	menu = km_test_find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic");
+	km_test_click(menu, 1, 1);
+	km_test_click_label(GTK_WIDGET(pv), "Check Player…");
+	dialog = dialog_showing("No Problems Found");
+	g_assert_null(km_test_find_button(dialog, "_Repair"));
+	km_test_answer(dialog, "close");
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
 	km_test_close_window(win);
 }
 
@@ -968,5 +1030,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/app/user/icon-in-resources", test_icon_in_resources);
 	g_test_add_data_func("/app/user/properties-readable", image, test_properties_readable);
 	g_test_add_func("/app/user/export-bad-track", test_export_bad_track);
+	g_test_add_data_func("/app/user/details-not-clipped", image, test_details_not_clipped);
+	g_test_add_data_func("/app/user/damaged-player-banner", image, test_damaged_player_banner);
 	return g_test_run();
 }

@@ -6,7 +6,9 @@
  * blocks (large writes to a block device leave no pages in the cache:
  * km-write-through.h); on an image in /var/tmp (a disk file system: direct reads), an
  * image in /dev/shm (a tmpfs) and, with --loop, on loop devices with 512-
- * and 4096-byte sectors (root and losetup needed: exits 77 without them).
+ * and 4096-byte sectors (where large writes also flush the device every
+ * 8 MiB by themselves) and on an image in a ramfs, a file system that
+ * refuses O_DIRECT (root and losetup needed: exits 77 without them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +20,9 @@
 #include <string.h>
 #include <linux/loop.h>
 #include <linux/magic.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -26,6 +30,7 @@
 #include "km-direct-read.h"
 #include "omfs.h"
 #include "km-image-device.h"
+#include "km-write-through.h"
 
 #define MIB ((size_t)1 << 20)
 #define RACE_ROUNDS 40
@@ -196,6 +201,12 @@ static void check_race(const char *path, gboolean write_through)
 	g_assert_cmpint(race.bdev->read(race.bdev->ctx, race.pos, buf, MIB), ==, 0);
 	for (size_t i = 0; i < MIB; i++)
 		g_assert_cmpuint(buf[i], ==, RACE_ROUNDS);
+	/*
+	 * The racing reads may have brought the blocks into the page cache (a
+	 * read of cached pages stays buffered): a large write with no reader
+	 * beside it, flushed, leaves none of them there.
+	 */
+	g_assert_cmpint(race.bdev->write(race.bdev->ctx, race.pos, buf, MIB), ==, 0);
 	g_assert_cmpint(race.bdev->flush(race.bdev->ctx), ==, 0);
 	if (write_through)
 		g_assert_cmpint(cached_pages(path, race.pos, race.len), <=, 0);
@@ -306,6 +317,127 @@ static void test_loop(gconstpointer data)
 	close(hold);
 }
 
+/* Flush requests the block device at node has completed (field 16 of its stat, Linux 5.5). */
+static guint64 device_flushes(const char *node)
+{
+	g_autofree char *name = g_path_get_basename(node);
+	g_autofree char *path = g_strdup_printf("/sys/block/%s/stat", name);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) fields = NULL;
+	guint n = 0;
+
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	fields = g_strsplit_set(g_strstrip(text), " ", -1);
+	for (guint i = 0; fields[i]; i++)
+		if (*fields[i] && ++n == 16)
+			return g_ascii_strtoull(fields[i], NULL, 10);
+	g_test_skip("the kernel counts no flushes in /sys/block/NAME/stat");
+	return G_MAXUINT64;
+}
+
+/*
+ * Large writes to a block device flush it every KM_WRITE_THROUGH_FLUSH_EVERY
+ * bytes by themselves (the device's write cache never holds more than that
+ * of a copy), and land whole.
+ */
+static void test_loop_flushes(void)
+{
+	const size_t size = 3 * KM_WRITE_THROUGH_FLUSH_EVERY + MIB;
+	g_autofree char *path = make_image(loop_dir, size);
+	g_autofree char *loop = losetup(path, 512);
+	g_autofree guint8 *buf = g_malloc(MIB);
+	struct km_image_device *dev;
+	const struct omfs_blockdev *bdev;
+	char msg[256];
+	guint64 before;
+	int hold;
+
+	g_assert_nonnull(loop);
+	hold = hold_until_closed(loop);
+	g_unlink(path);
+	dev = km_image_device_open(loop, true, 0, 0, msg, sizeof(msg));
+	g_assert_nonnull(dev);
+	bdev = km_image_device_blockdev(dev);
+	before = device_flushes(loop);
+	if (before == G_MAXUINT64)
+		goto out;
+	for (size_t pos = 0; pos < size; pos += MIB) {
+		memset(buf, (int)(pos / MIB + 1), MIB);
+		g_assert_cmpint(bdev->write(bdev->ctx, pos, buf, MIB), ==, 0);
+	}
+	/* 25 MiB in 1 MiB writes, no flush asked for: one every 8 MiB */
+	g_assert_cmpuint(device_flushes(loop) - before, ==, size / KM_WRITE_THROUGH_FLUSH_EVERY);
+	g_assert_cmpint(bdev->flush(bdev->ctx), ==, 0);
+	drop_cache(loop);
+	for (size_t pos = 0; pos < size; pos += MIB) {
+		g_assert_cmpint(bdev->read(bdev->ctx, pos, buf, MIB), ==, 0);
+		for (size_t i = 0; i < MIB; i++)
+			g_assert_cmpuint(buf[i], ==, (guint8)(pos / MIB + 1));
+	}
+out:
+	g_assert_cmpint(km_image_device_close(dev), ==, 0);
+	close(hold);
+}
+
+/* ---- a file system that refuses O_DIRECT ---- */
+
+/*
+ * ramfs, mounted in a mount namespace of this process's own (so nothing
+ * stays mounted when an assertion ends the test): FALSE when that fails.
+ */
+static gboolean mount_ramfs(const char *dir)
+{
+	return unshare(CLONE_NEWNS) == 0 &&
+	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+	       mount("km-direct-read", dir, "ramfs", 0, NULL) == 0;
+}
+
+/*
+ * An image on a ramfs, which has no direct I/O: opening it O_DIRECT fails
+ * (EINVAL). The direct reader gives up when it opens the file, so even a
+ * large request that it would read directly goes through the page cache,
+ * and every read, racing a write or not, gives the image's bytes.
+ */
+static void test_refused(void)
+{
+	g_autofree char *mnt = g_build_filename(loop_dir, "ramfs", NULL);
+	g_autofree char *path = NULL;
+	g_autofree guint8 *buf = g_malloc(2 * MIB);
+	struct km_direct_read dr;
+	int fd;
+
+	g_assert_cmpint(g_mkdir(mnt, 0700), ==, 0);
+	if (!mount_ramfs(mnt)) {
+		g_autofree char *why = g_strdup_printf("cannot mount a ramfs: %s", g_strerror(errno));
+
+		g_test_skip(why);
+		g_rmdir(mnt);
+		return;
+	}
+	path = make_image(mnt, IMAGE_SIZE);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		g_test_skip("this kernel's ramfs accepts O_DIRECT: nothing here refuses it");
+	} else {
+		g_assert_cmpint(errno, ==, EINVAL);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		g_assert_cmpint(fd, >=, 0);
+		km_direct_read_init(&dr, fd);
+		g_assert_cmpint(dr.fd, ==, -1);
+		/* Nothing counts as cached: a reader that could read directly would. */
+		dr.no_cachestat = true;
+		g_assert_cmpint(km_direct_read(&dr, fd, 0, buf, 2 * MIB), ==, KM_DIRECT_BUFFERED);
+		km_direct_read_fini(&dr);
+		close(fd);
+		check_requests(path, IMAGE_SIZE, FALSE);
+		check_race(path, FALSE);
+	}
+	g_unlink(path);
+	g_assert_cmpint(umount(mnt), ==, 0);
+	g_rmdir(mnt);
+}
+
 /* Root and a loop device to be had, or exit 77 (skipped). */
 static void require_loop(void)
 {
@@ -344,6 +476,8 @@ int main(int argc, char **argv)
 	if (with_loop) {
 		g_test_add_data_func("/direct-read/loop-512", GUINT_TO_POINTER(512), test_loop);
 		g_test_add_data_func("/direct-read/loop-4096", GUINT_TO_POINTER(4096), test_loop);
+		g_test_add_func("/direct-read/loop-flushes", test_loop_flushes);
+		g_test_add_func("/direct-read/refused", test_refused);
 	} else {
 		g_test_add_func("/direct-read/disk-image", test_disk_image);
 		g_test_add_func("/direct-read/tmpfs-image", test_tmpfs_image);

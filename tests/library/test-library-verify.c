@@ -248,6 +248,7 @@ static void test_missing_smalldb(struct fixture *f, gconstpointer unused)
 
 	lib = tu_open(&f->m->bdev, FALSE);
 	g_assert_nonnull(strstr(km_library_get_warnings(lib)[0], "no var/smalldb"));
+	g_assert_true(km_library_found_damage(lib));
 	g_assert_cmpuint(km_library_get_n_objects(lib), ==, N_TRACKS + 1);
 	objects = km_library_list(lib);
 	r = verify(lib, FALSE);
@@ -265,6 +266,7 @@ static void test_missing_smalldb(struct fixture *f, gconstpointer unused)
 
 	lib = tu_open(&f->m->bdev, FALSE);
 	g_assert_null(km_library_get_warnings(lib)[0]);
+	g_assert_false(km_library_found_damage(lib));
 	tu_assert_rows(lib, objects);
 	tu_assert_verifies_clean(lib);
 	tu_close(lib);
@@ -314,6 +316,8 @@ static void test_player_changes(struct fixture *f, gconstpointer unused)
 	lib = tu_open(&f->m->bdev, FALSE);
 	g_assert_null(km_library_lookup(lib, f->fid[6]));
 	g_assert_nonnull(strstr(km_library_get_warnings(lib)[0], "player deleted 1"));
+	/* the player's own deletions are news, not damage */
+	g_assert_false(km_library_found_damage(lib));
 	g_assert_true(km_properties_get_uint(km_library_lookup(lib, f->fid[5]), "play_count",
 					     &count));
 	g_assert_cmpuint(count, ==, 5);
