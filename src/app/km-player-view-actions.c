@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "km-app-util.h"
 #include "km-file-chooser.h"
@@ -88,6 +89,48 @@ void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_f
 				   _km_player_view_on_progress, g_object_ref(row), g_object_unref,
 				   km_transfer_row_get_cancellable(row), on_files_added,
 				   _km_view_job_new(self, row));
+}
+
+gboolean km_file_is_playlist(GFile *file)
+{
+	g_autofree char *name = g_file_get_basename(file);
+	const char *dot = name ? strrchr(name, '.') : NULL;
+
+	return dot && (g_ascii_strcasecmp(dot, ".m3u") == 0 || g_ascii_strcasecmp(dot, ".m3u8") == 0);
+}
+
+void km_player_view_import_playlist(KmPlayerView *self, GFile *list)
+{
+	g_autofree char *name = NULL, *title = NULL;
+	KmTransferRow *row;
+	KmAddFlags flags = KM_ADD_FLAGS_NONE;
+
+	g_return_if_fail(KM_IS_PLAYER_VIEW(self) && G_IS_FILE(list));
+	if (self->closing)
+		return;
+	if (g_settings_get_boolean(self->settings, "copy-duplicates"))
+		flags |= KM_ADD_COPY_DUPLICATES;
+	name = g_file_get_basename(list);
+	title = g_strdup_printf(_("Importing the playlist “%s”"), name);
+	row = km_transfer_row_new(title, NULL, 0);
+	km_transfer_row_set_fills_player(row, TRUE);
+	km_transfer_row_set_finished_title(row, _("Playlist for the player"));
+	km_transfer_panel_add(self->transfers, row);
+	km_session_import_playlist_async(self->session, list, flags, _km_player_view_on_progress,
+					 g_object_ref(row), g_object_unref,
+					 km_transfer_row_get_cancellable(row), on_files_added,
+					 _km_view_job_new(self, row));
+}
+
+static void on_list_chosen(GObject *owner, GPtrArray *files)
+{
+	km_player_view_import_playlist(KM_PLAYER_VIEW(owner), files->pdata[0]);
+}
+
+static void import_playlist_action(GtkWidget *widget, const char *name, GVariant *param)
+{
+	km_choose_files(widget, _("Import a Playlist"), _("_Import"), FALSE, FALSE,
+			on_list_chosen);
 }
 
 static void on_exported(GObject *source, GAsyncResult *result, gpointer data)
@@ -337,6 +380,8 @@ void _km_player_view_class_init_actions(GtkWidgetClass *widget_class)
 		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
 		{ "player.export", export_action, GDK_KEY_e, GDK_CONTROL_MASK },
 		{ "player.export-playlist", export_playlist_action, GDK_KEY_e,
+		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
+		{ "player.import-playlist", import_playlist_action, GDK_KEY_o,
 		  GDK_CONTROL_MASK | GDK_SHIFT_MASK },
 		{ "player.search", search_action, GDK_KEY_f, GDK_CONTROL_MASK },
 		{ "player.eject", eject_action, GDK_KEY_j, GDK_CONTROL_MASK },

@@ -27,12 +27,21 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
 	GSList *files = list ? gdk_file_list_get_files(list) : NULL;
 	g_autoptr(GPtrArray) array = g_ptr_array_new();
 
-	for (GSList *l = files; l; l = l->next)
-		g_ptr_array_add(array, l->data);
+	gboolean any = FALSE;
+
+	/* a playlist file dropped is imported as a playlist, the rest added */
+	for (GSList *l = files; l; l = l->next) {
+		any = TRUE;
+		if (km_file_is_playlist(l->data) && !self->closing)
+			km_player_view_import_playlist(self, l->data);
+		else
+			g_ptr_array_add(array, l->data);
+	}
 	g_slist_free(files);
-	if (array->len == 0 || self->closing)
+	if (!any || self->closing)
 		return FALSE;
-	km_player_view_add_files(self, (GFile *const *)array->pdata, array->len);
+	if (array->len)
+		km_player_view_add_files(self, (GFile *const *)array->pdata, array->len);
 	return TRUE;
 }
 

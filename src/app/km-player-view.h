@@ -26,6 +26,10 @@ KmSession *km_player_view_get_session(KmPlayerView *self);
 void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_files);
 /* Copy the selected tracks into folder. */
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder);
+/* Import the M3U/M3U8 list file as a playlist: its files added, a transfer row for it. */
+void km_player_view_import_playlist(KmPlayerView *self, GFile *list);
+/* Whether file is named as a playlist file (.m3u, .m3u8): a drop imports it. */
+gboolean km_file_is_playlist(GFile *file);
 /* Export the playlist shown in the sidebar into folder, with NAME.m3u8 listing it. */
 void km_player_view_export_playlist(KmPlayerView *self, GFile *folder);
 /* Append the plays counted since the last export to folder/scrobbler.log (a toast says how many). */

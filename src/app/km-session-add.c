@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "km-library-import.h"
+#include "km-playlist-import.h"
 
 /*
  * A batch: at least 8 files and an eighth of the library's objects (so that
@@ -27,6 +28,7 @@ typedef struct {
 	GPtrArray *roots;	/* GFile* */
 	GPtrArray *cancellables;	/* GCancellable* or NULL, one per root */
 	KmAddFlags flags;
+	char *list;		/* a playlist file to import instead of roots (a local path) */
 
 	/* worker */
 	KmProgress progress;
@@ -47,6 +49,7 @@ static void add_job_free(gpointer data)
 
 	g_ptr_array_unref(add->roots);
 	g_ptr_array_unref(add->cancellables);
+	g_free(add->list);
 	g_free(add->progress.file_name);
 	g_free(add);
 }
@@ -168,23 +171,41 @@ static void take_stop(AddJob *add, GError *stop)
 	add->job->report->error = stop;
 }
 
-static void add_run(KmJob *job)
+/* A list's entry that names no file here: an item of the report. */
+static void on_entry_skipped(const KmM3uEntry *entry, gpointer data)
 {
-	AddJob *add = job->data;
-	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) cancellables = g_ptr_array_new();
-	KmLibraryImportOptions options = {
-		.recursive = TRUE, .flags = KM_IMPORT_FLAGS_NONE,
-		.copy_duplicates = (add->flags & KM_ADD_COPY_DUPLICATES) != 0,
-		.batching = { ADD_BATCH_FILES, ADD_BATCH_LIBRARY_SHARE, ADD_BATCH_US },
-		.cancellable = km_job_cancellable(job), .walk_problem = on_walk_problem,
-		.walked = on_walked, .begin = on_begin, .progress = on_copied, .done = on_done,
-		.committed = on_committed, .data = add,
-	};
+	AddJob *add = data;
+	g_autoptr(GFile) file = entry->path ? g_file_new_for_path(entry->path) : NULL;
+	g_autofree char *reason =
+		entry->path ? g_strdup_printf(_("Not found (line %u of the list)"), entry->line)
+			    : g_strdup_printf(_("Not a local file (line %u of the list)"), entry->line);
+
+	km_report_add(add->job->report, file, 0, KM_ITEM_FAILED, reason);
+}
+
+/* The list made a playlist: its files imported as below, then the playlist shown. */
+static void import_list(AddJob *add, KmLibraryImportOptions *options)
+{
+	KmSession *session = add->job->session;
+	KmPlaylistImportResult pl;
 	GError *stop = NULL;
 
-	add->job = job;
-	job->report = km_report_new();
+	if (!km_library_import_playlist(km_worker_library(session), add->list, NULL, options,
+					on_entry_skipped, &pl, &stop)) {
+		take_stop(add, stop);
+		return;
+	}
+	km_worker_mark_dirty(session, pl.playlist);
+	km_worker_publish(session, FALSE);
+}
+
+static void import_files(AddJob *add, KmLibraryImportOptions *options)
+{
+	KmJob *job = add->job;
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) cancellables = g_ptr_array_new();
+	GError *stop = NULL;
+
 	/* Only local files can be read (a drop from a network share may give others). */
 	for (guint i = 0; i < add->roots->len; i++) {
 		char *path = g_file_get_path(add->roots->pdata[i]);
@@ -197,15 +218,77 @@ static void add_run(KmJob *job)
 			g_ptr_array_add(cancellables, add->cancellables->pdata[i]);
 		}
 	}
-	options.root_cancellables = (GCancellable *const *)cancellables->pdata;
+	options->root_cancellables = (GCancellable *const *)cancellables->pdata;
 	if (!km_library_import(km_worker_library(job->session), (const char *const *)paths->pdata,
-			       paths->len, &options, &stop))
+			       paths->len, options, &stop))
 		take_stop(add, stop);
+}
+
+static void add_run(KmJob *job)
+{
+	AddJob *add = job->data;
+	KmLibraryImportOptions options = {
+		.recursive = TRUE, .flags = KM_IMPORT_FLAGS_NONE,
+		.copy_duplicates = (add->flags & KM_ADD_COPY_DUPLICATES) != 0,
+		.batching = { ADD_BATCH_FILES, ADD_BATCH_LIBRARY_SHARE, ADD_BATCH_US },
+		.cancellable = km_job_cancellable(job), .walk_problem = on_walk_problem,
+		.walked = on_walked, .begin = on_begin, .progress = on_copied, .done = on_done,
+		.committed = on_committed, .data = add,
+	};
+
+	add->job = job;
+	job->report = km_report_new();
+	if (add->list)
+		import_list(add, &options);
+	else
+		import_files(add, &options);
 	add->progress.file_index = add->progress.n_files;
 	add->progress.file_bytes_done = add->progress.file_bytes_total;
 	add->progress.bytes_done = add->bytes_before;
 	km_worker_report(job, &add->progress);
 	km_job_return_pointer(job, km_report_ref(job->report), (GDestroyNotify)km_report_unref);
+}
+
+/* Queue add (its files or its list); both finish with km_session_add_files_finish(). */
+static void queue_add(KmSession *session, AddJob *add, KmProgressCallback progress,
+		      gpointer progress_data, GDestroyNotify progress_notify,
+		      GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+	GTask *task = g_task_new(session, cancellable, callback, user_data);
+	KmJob *job;
+
+	g_task_set_source_tag(task, km_session_add_files_async);
+	job = km_job_new(task, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES);
+	km_job_set_data(job, add, add_job_free);
+	km_job_set_progress(job, progress, progress_data, progress_notify);
+	km_session_queue(session, job);
+}
+
+static AddJob *add_job_new(KmAddFlags flags)
+{
+	AddJob *add = g_new0(AddJob, 1);
+
+	add->roots = g_ptr_array_new_with_free_func(g_object_unref);
+	add->cancellables = g_ptr_array_new_with_free_func(unref_if_set);
+	add->flags = flags;
+	return add;
+}
+
+void km_session_import_playlist_async(KmSession *session, GFile *list, KmAddFlags flags,
+				      KmProgressCallback progress, gpointer progress_data,
+				      GDestroyNotify progress_notify, GCancellable *cancellable,
+				      GAsyncReadyCallback callback, gpointer user_data)
+{
+	AddJob *add;
+
+	g_return_if_fail(KM_IS_SESSION(session));
+	g_return_if_fail(G_IS_FILE(list));
+	add = add_job_new(flags);
+	add->list = g_file_get_path(list);
+	if (!add->list)	/* read on the worker: a missing file says so there */
+		add->list = g_file_get_uri(list);
+	queue_add(session, add, progress, progress_data, progress_notify, cancellable, callback,
+		  user_data);
 }
 
 void km_session_add_files_async(KmSession *session, GFile *const *files, guint n_files,
@@ -214,27 +297,18 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 				GDestroyNotify progress_notify, GCancellable *cancellable,
 				GAsyncReadyCallback callback, gpointer user_data)
 {
-	GTask *task;
-	KmJob *job;
 	AddJob *add;
 
 	g_return_if_fail(KM_IS_SESSION(session));
-	add = g_new0(AddJob, 1);
-	add->roots = g_ptr_array_new_with_free_func(g_object_unref);
-	add->cancellables = g_ptr_array_new_with_free_func(unref_if_set);
+	add = add_job_new(flags);
 	for (guint i = 0; i < n_files; i++) {
 		GCancellable *item = item_cancellables ? item_cancellables[i] : NULL;
 
 		g_ptr_array_add(add->roots, g_object_ref(files[i]));
 		g_ptr_array_add(add->cancellables, item ? g_object_ref(item) : NULL);
 	}
-	add->flags = flags;
-	task = g_task_new(session, cancellable, callback, user_data);
-	g_task_set_source_tag(task, km_session_add_files_async);
-	job = km_job_new(task, add_run, KM_JOB_NEEDS_LIBRARY | KM_JOB_CHANGES);
-	km_job_set_data(job, add, add_job_free);
-	km_job_set_progress(job, progress, progress_data, progress_notify);
-	km_session_queue(session, job);
+	queue_add(session, add, progress, progress_data, progress_notify, cancellable, callback,
+		  user_data);
 }
 
 KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error)

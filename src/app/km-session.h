@@ -191,6 +191,16 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
  * run at all (cancelled before it started, session not open or failed).
  */
 KmReport *km_session_add_files_finish(KmSession *session, GAsyncResult *result, GError **error);
+/*
+ * The M3U/M3U8 list file made a playlist (km-playlist-import.h): its files
+ * added as above (those there already used; entries naming no file are
+ * report items), then the playlist, named after the file, in the list's
+ * order. Finished with km_session_add_files_finish().
+ */
+void km_session_import_playlist_async(KmSession *session, GFile *list, KmAddFlags flags,
+				      KmProgressCallback progress, gpointer progress_data,
+				      GDestroyNotify progress_notify, GCancellable *cancellable,
+				      GAsyncReadyCallback callback, gpointer user_data);
 
 /*
  * Copy tracks into folder, each to the name template makes (km-export.h;

@@ -15,7 +15,8 @@
 static const struct kc_command *const commands[] = {
 	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
 	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
-	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_add, &kc_cmd_export,
+	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_add, &kc_cmd_sync,
+	&kc_cmd_export,
 	&kc_cmd_rm_track, &kc_cmd_tag, &kc_cmd_playlist, &kc_cmd_plays, &kc_cmd_verify,
 	&kc_cmd_rebuild_db,
 	&kc_cmd_backup, &kc_cmd_restore, &kc_cmd_devices, &kc_cmd_eject,

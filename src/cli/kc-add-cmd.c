@@ -22,11 +22,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kc-progress.h"
-#include "km-library-import.h"
-
-enum { ADD_EXIT_INTERRUPTED = 130 };
 
 static gboolean add_recursive;
 static gboolean add_force_duplicates;
@@ -47,6 +45,9 @@ static const GOptionEntry add_options[] = {
 
 struct add_job {
 	struct kc_ctx *ctx;
+	const struct kc_import_request *req;
+	KmLibrary *lib;
+	bool walked;		/* the walk ended: files are being imported */
 	GCancellable *cancellable;
 	struct kc_progress progress;
 	unsigned added, duplicates, refused;
@@ -100,7 +101,8 @@ static void on_walked(GPtrArray *files, guint64 total, gpointer data)
 {
 	struct add_job *job = data;
 
-	kc_progress_init(&job->progress, add_progress, files->len, total);
+	kc_progress_init(&job->progress, job->req->show_progress, files->len, total);
+	job->walked = true;
 	job->start_us = g_get_monotonic_time();
 	job->start_cpu_us = kc_cpu_us();
 }
@@ -150,8 +152,12 @@ static void on_done(const KmImportFileResult *r, gpointer data)
 		job->added++;
 		break;
 	case KM_IMPORT_DUPLICATE:
-		printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT
-		       " (--force-duplicates adds it anyway)\n", r->file->path, r->fid);
+		if (job->req->playlist_file)
+			printf("on the player already as fid %" G_GUINT32_FORMAT ": %s\n", r->fid,
+			       r->file->path);
+		else
+			printf("skipped %s: the same track as fid %" G_GUINT32_FORMAT
+			       " (--force-duplicates adds it anyway)\n", r->file->path, r->fid);
 		job->duplicates++;
 		break;
 	case KM_IMPORT_NO_ROOM:
@@ -190,14 +196,18 @@ static void on_done(const KmImportFileResult *r, gpointer data)
 
 static int summarize(struct add_job *job)
 {
-	printf("%u added, %u duplicate%s skipped, %u not added", job->added, job->duplicates,
-	       job->duplicates == 1 ? "" : "s", job->refused);
+	if (job->req->playlist_file)
+		printf("%u added, %u on the player already, %u not added", job->added,
+		       job->duplicates, job->refused);
+	else
+		printf("%u added, %u duplicate%s skipped, %u not added", job->added,
+		       job->duplicates, job->duplicates == 1 ? "" : "s", job->refused);
 	if (job->not_tried)
 		printf(", %u not tried", job->not_tried);
 	printf("%s\n", kc_sigint_caught() ? " (interrupted: the tracks added so far are committed)"
 					  : "");
 	if (kc_sigint_caught())
-		return ADD_EXIT_INTERRUPTED;
+		return KC_EXIT_INTERRUPTED;
 	return job->failed ? KC_EXIT_FAIL : KC_EXIT_OK;
 }
 
@@ -210,41 +220,85 @@ static void print_stats(const struct add_job *job, gint64 commit_us)
 			job->added, job->files_us, job->files_cpu_us, commit_us);
 }
 
-static int run_import(struct add_job *job, KmLibrary *lib)
+/* A list's entry that names no file here. */
+static void on_skipped(const KmM3uEntry *entry, gpointer data)
 {
+	g_autofree char *text = kc_shown(entry->text);
+
+	printf("skipped line %u: %s: %s\n", entry->line,
+	       entry->path ? "no such file" : "not a local file", text);
+}
+
+/* After a playlist import: the playlist made, or why not when no file said it. */
+static int say_playlist(struct add_job *job, const KmPlaylistImportResult *pl, gboolean made,
+			const GError *error, int status)
+{
+	const char *file = job->req->playlist_file;
+	g_autofree char *name = NULL;
+
+	if (made) {
+		name = kc_shown(km_properties_get(km_library_lookup(job->lib, pl->playlist),
+						  "title"));
+		printf("created playlist fid %" G_GUINT32_FORMAT ": %s, %u entries\n",
+		       pl->playlist, name, pl->n_entries);
+	} else if (!job->stop_said && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+		status = kc_fail_gerror(job->ctx, file, error);
+	}
+	if (pl->n_skipped)
+		printf("%u entr%s of %s skipped\n", pl->n_skipped, pl->n_skipped == 1 ? "y" : "ies",
+		       file);
+	return status ? status : pl->n_skipped ? KC_EXIT_FAIL : KC_EXIT_OK;
+}
+
+int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request *req)
+{
+	struct add_job job = { .ctx = ctx, .req = req, .lib = lib };
 	KmLibraryImportOptions options = {
-		.recursive = add_recursive,
-		.flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE,
-		.copy_duplicates = add_force_duplicates, .cancellable = job->cancellable,
+		.recursive = req->recursive, .flags = req->flags,
+		.copy_duplicates = req->copy_duplicates,
 		.walk_problem = on_walk_problem, .walked = on_walked, .begin = on_begin,
-		.progress = on_progress, .done = on_done, .data = job,
+		.progress = on_progress, .done = on_done, .data = &job,
 	};
 	g_autoptr(GError) error = NULL;
+	KmPlaylistImportResult pl = { 0 };
 	struct sigaction old;
+	gboolean done;
+	int status;
 
+	job.cancellable = options.cancellable = g_cancellable_new();
 	kc_sigint_catch(&old);
 	/* What stops the import was said with the file that met it (on_done). */
-	km_library_import(lib, (const char *const *)job->ctx->argv, (guint)job->ctx->argc,
-			  &options, &error);
+	done = req->playlist_file ?
+	       km_library_import_playlist(lib, req->playlist_file, req->playlist_name, &options,
+					  on_skipped, &pl, &error) :
+	       km_library_import(lib, req->roots, req->n_roots, &options, &error);
 	sigaction(SIGINT, &old, NULL);
-	kc_progress_finish(&job->progress);
+	kc_progress_finish(&job.progress);
 	/* the files' time ends with the last file's outcome: what follows is the commit */
-	print_stats(job, g_get_monotonic_time() - job->start_us - job->files_us);
-	return summarize(job);
+	print_stats(&job, g_get_monotonic_time() - job.start_us - job.files_us);
+	/* a list refused before any file (unreadable, its name taken) has no summary */
+	status = job.walked || !req->playlist_file ? summarize(&job) : KC_EXIT_OK;
+	if (req->playlist_file)
+		status = say_playlist(&job, &pl, done, error, status);
+	g_object_unref(job.cancellable);
+	return status;
 }
 
 static int add_run(struct kc_ctx *ctx)
 {
-	struct add_job job = { .ctx = ctx };
+	const struct kc_import_request req = {
+		.roots = (const char *const *)ctx->argv, .n_roots = (guint)ctx->argc,
+		.recursive = add_recursive,
+		.flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE,
+		.copy_duplicates = add_force_duplicates, .show_progress = add_progress,
+	};
 	struct kc_library kl;
 	int status;
 
 	status = kc_library_open(ctx, true, false, &kl);
 	if (status)
 		return status;
-	job.cancellable = g_cancellable_new();
-	status = run_import(&job, kl.lib);
-	g_object_unref(job.cancellable);
+	status = kc_import(ctx, kl.lib, &req);
 	return kc_library_close(ctx, &kl, status);
 }
 

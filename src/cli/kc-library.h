@@ -9,6 +9,8 @@
 
 #include "kc.h"
 #include "km-library.h"
+#include "km-library-import.h"
+#include "km-playlist-import.h"
 #include "km-transaction.h"
 
 struct kc_library {
@@ -40,6 +42,25 @@ void kc_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* Whether QUERY (case-folded; NULL matches all) is in the title, artist, album or genre. */
 bool kc_library_matches(const KmProperties *p, const char *folded_query);
+/*
+ * kc-add-cmd.c: host files imported as add imports them (km_library_import(),
+ * committed once), each file's outcome said, a progress line, Ctrl-C
+ * committing what was copied; or, with playlist_file, that M3U/M3U8 list
+ * made a playlist (km_library_import_playlist(): its files imported the
+ * same way, those there already used). Returns add's exit status.
+ */
+struct kc_import_request {
+	const char *const *roots;
+	guint n_roots;
+	bool recursive;
+	KmImportFlags flags;
+	bool copy_duplicates;
+	bool show_progress;	/* even when stdout is no terminal */
+	const char *playlist_file;	/* instead of roots */
+	const char *playlist_name;	/* NULL: the file's name */
+};
+int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request *req);
+
 /* NAME or FID: a fid of a playlist, or the one playlist of that name (kc-playlist-cmd.c). */
 int kc_find_playlist(struct kc_ctx *ctx, KmLibrary *lib, const char *arg, guint32 *fid);
 /* A fid given on the command line: decimal or 0x hex. */

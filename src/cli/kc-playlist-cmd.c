@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kc-playlist-cmd.c - karmactl playlist: list, show, and the changes
- * (create, rename, delete, add, remove, move), each change one transaction.
+ * (create, rename, delete, add, remove, move), each change one transaction;
+ * import, an M3U/M3U8 list made a playlist through add's import (kc_import()).
  * A playlist is named by its fid or by its name (its title), when only one
  * playlist has that name.
  */
@@ -13,7 +14,11 @@
 
 #include "km-playlist.h"
 
+static char *playlist_name_option;
+
 static const GOptionEntry playlist_options[] = {
+	{ "name", 'n', 0, G_OPTION_ARG_STRING, &playlist_name_option,
+	  "import: the new playlist's name (default: the file's, without .m3u or .m3u8)", "NAME" },
 	{ NULL }
 };
 
@@ -268,6 +273,22 @@ static int change(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 	return status;
 }
 
+/* import FILE: the list made a playlist, its files added (kc_import()). */
+static int import_list(struct kc_ctx *ctx, const char *file)
+{
+	struct kc_library kl;
+	int status;
+
+	if (playlist_name_option && !g_utf8_validate(playlist_name_option, -1, NULL))
+		return kc_usage(ctx, "--name is not valid UTF-8");
+	status = kc_library_open(ctx, true, false, &kl);
+	if (status)
+		return status;
+	status = kc_import(ctx, kl.lib, &(struct kc_import_request){
+		.playlist_file = file, .playlist_name = playlist_name_option });
+	return kc_library_close(ctx, &kl, status);
+}
+
 /* The subcommands and how many arguments each takes after its name (-1: at least). */
 static const struct {
 	const char *name;
@@ -284,8 +305,13 @@ static int playlist_run(struct kc_ctx *ctx)
 	const char *sub = ctx->argv[0];
 	int n = ctx->argc - 1;
 
+	if (playlist_name_option && strcmp(sub, "import") != 0)
+		return kc_usage(ctx, "--name is for playlist import");
 	if (strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0)
 		return run_read_only(ctx, sub);
+	if (strcmp(sub, "import") == 0)
+		return n == 1 ? import_list(ctx, ctx->argv[1]) :
+		       kc_usage(ctx, "playlist import FILE [--name NAME]");
 	for (size_t i = 0; i < G_N_ELEMENTS(subcommands); i++) {
 		int want = subcommands[i].n_args;
 
@@ -300,7 +326,7 @@ static int playlist_run(struct kc_ctx *ctx)
 
 const struct kc_command kc_cmd_playlist = {
 	.name = "playlist", .args = "SUBCOMMAND ...",
-	.summary = "Playlists: list, show, create, rename, delete, add, remove, move",
+	.summary = "Playlists: list, show, create, rename, delete, add, remove, move, import",
 	.description = "Subcommands (a playlist is named by its name or its fid):\n"
 		       "  list                         every playlist\n"
 		       "  show NAME|FID                its entries, numbered from 0\n"
@@ -309,7 +335,9 @@ const struct kc_command kc_cmd_playlist = {
 		       "  delete NAME|FID\n"
 		       "  add NAME|FID FID...          append tracks\n"
 		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"
-		       "  move NAME|FID FROM TO        move an entry to index TO",
+		       "  move NAME|FID FROM TO        move an entry to index TO\n"
+		       "  import FILE [--name NAME]    an M3U/M3U8 list: its files added (those\n"
+		       "                               there already reused), in its order",
 	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = playlist_run,
 };

@@ -20,6 +20,7 @@ enum {
 	KC_EXIT_FAIL = 1,
 	KC_EXIT_USAGE = 2,
 	KC_EXIT_BUSY = 3,	/* another program holds the disk or player (--wait waits) */
+	KC_EXIT_INTERRUPTED = 130,	/* Ctrl-C: what was done so far is kept */
 };
 
 /*
@@ -86,8 +87,8 @@ extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
 /* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c (rm-track, tag), kc-playlist-cmd.c */
 extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
 	kc_cmd_playlist;
-/* kc-plays-cmd.c */
-extern const struct kc_command kc_cmd_plays;
+/* kc-plays-cmd.c, kc-sync-cmd.c */
+extern const struct kc_command kc_cmd_plays, kc_cmd_sync;
 /* kc-player-cmds.c: the players connected, and leaving storage mode */
 extern const struct kc_command kc_cmd_devices, kc_cmd_eject;
 

@@ -162,6 +162,9 @@ static gboolean import_one(Import *im, KmWalkFile *file, guint index, GError **e
 		file->fid = r.fid;
 		g_ptr_array_add(im->batch, file);
 	}
+	if (im->options->root_fids && file->is_root &&
+	    (r.outcome == KM_IMPORT_ADDED || r.outcome == KM_IMPORT_DUPLICATE))
+		im->options->root_fids[file->root] = r.fid;
 	im->options->done(&result, im->options->data);
 	if (r.outcome == KM_IMPORT_NO_ROOM)
 		return FALSE;

@@ -73,6 +73,12 @@ typedef struct {
 	void (*begin)(const KmWalkFile *file, guint index, gpointer data);
 	KmProgressFunc progress;	/* bytes of the file copied; may be NULL */
 	void (*done)(const KmImportFileResult *result, gpointer data);
+	/*
+	 * NULL, or n_roots fids the caller zeroed: each root that is a file gets
+	 * its track once done (the one added, or the one it duplicates); a
+	 * playlist import makes its entries of them.
+	 */
+	guint32 *root_fids;
 	/* A batch is on the player for good: its files, with their fid set. May be NULL. */
 	void (*committed)(KmWalkFile *const *files, guint n_files, gpointer data);
 	gpointer data;

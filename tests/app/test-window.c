@@ -4,7 +4,7 @@
  * files are being copied (a transfer row that stays running keeps the view
  * busy for as long as the test needs); Export Plays… writing the plays the
  * player counted to a scrobbler log, once each; a playlist exported with its
- * NAME.m3u8.
+ * NAME.m3u8; an M3U8 list dropped imported as a playlist.
  */
 #include "km-test-util.h"
 
@@ -250,6 +250,76 @@ static void test_export_playlist(void)
 	remove_tree(folder);
 }
 
+/* The playlist of the session named name, or NULL. */
+static KmPlaylistItem *find_playlist(KmSession *session, const char *name)
+{
+	GListModel *playlists = km_session_get_playlists(session);
+
+	for (guint i = 0; i < g_list_model_get_n_items(playlists); i++) {
+		g_autoptr(KmPlaylistItem) p = g_list_model_get_item(playlists, i);
+
+		if (g_strcmp0(km_playlist_item_get_name(p), name) == 0)
+			return p;	/* the session's list holds it */
+	}
+	return NULL;
+}
+
+/*
+ * An M3U8 list dropped on the window becomes a playlist in its order: the
+ * file the player lacks added, the one twice listed twice, a missing entry
+ * left out; the other file dropped with it is added as it would be alone.
+ */
+static void test_import_playlist(void)
+{
+	g_autofree char *image = km_test_make_image(N_TRACKS);
+	g_autofree char *folder = g_dir_make_tmp("km-list-XXXXXX", NULL);
+	g_autofree char *list_path = g_build_filename(folder, "Road Trip.m3u8", NULL);
+	g_autoptr(GPtrArray) wavs = km_test_write_wavs(folder, 300, 3);
+	g_autoptr(GFile) list = g_file_new_for_path(list_path);
+	g_auto(GValue) value = G_VALUE_INIT;
+	g_autofree char *b1 = NULL, *b2 = NULL, *text = NULL;
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	KmSession *session = km_test_session(win);
+	guint before = km_test_n_tracks(win);
+	KmPlaylistItem *playlist;
+	GListModel *entries;
+	gboolean accepted = FALSE;
+	GSList *dropped = NULL;
+
+	b1 = g_file_get_basename(wavs->pdata[1]);
+	b2 = g_file_get_basename(wavs->pdata[0]);
+	text = g_strdup_printf("#EXTM3U\n%s\nmissing.wav\n%s\n%s\n", b1, b2, b1);
+	g_assert_true(g_file_set_contents(list_path, text, -1, NULL));
+	dropped = g_slist_append(dropped, list);
+	dropped = g_slist_append(dropped, wavs->pdata[2]);
+	g_value_init(&value, GDK_TYPE_FILE_LIST);
+	g_value_take_boxed(&value, gdk_file_list_new_from_list(dropped));
+	g_slist_free(dropped);
+	g_signal_emit_by_name(_km_player_view_get_drop_target(pv), "drop", &value, 10.0, 10.0,
+			      &accepted);
+	g_assert_true(accepted);
+	km_test_wait_until(find_playlist(session, "Road Trip") != NULL &&
+			   !km_player_view_is_busy(pv));
+
+	/* the list's two files and the third dropped file, each once */
+	g_assert_cmpuint(km_test_n_tracks(win), ==, before + 3);
+	playlist = find_playlist(session, "Road Trip");
+	entries = km_playlist_item_get_tracks(playlist);
+	g_assert_cmpuint(g_list_model_get_n_items(entries), ==, 3);
+	{
+		/* b1, b2, b1: the first and last entries the same track, the second another */
+		g_autoptr(KmTrack) first = g_list_model_get_item(entries, 0);
+		g_autoptr(KmTrack) second = g_list_model_get_item(entries, 1);
+		g_autoptr(KmTrack) third = g_list_model_get_item(entries, 2);
+
+		g_assert_cmpuint(km_track_get_fid(first), ==, km_track_get_fid(third));
+		g_assert_cmpuint(km_track_get_fid(first), !=, km_track_get_fid(second));
+	}
+	km_test_close_window(win);
+	remove_tree(folder);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -265,5 +335,6 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/window/close-while-copying", image, test_close_while_copying);
 	g_test_add_func("/app/window/export-plays", test_export_plays);
 	g_test_add_func("/app/window/export-playlist", test_export_playlist);
+	g_test_add_func("/app/window/import-playlist", test_import_playlist);
 	return g_test_run();
 }

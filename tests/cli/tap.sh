@@ -4,6 +4,8 @@
 # Runs in a fresh work folder, removed at exit; speaks TAP.
 
 KARMACTL=${1:?usage: SCRIPT KARMACTL}
+# This folder, for the other files the scripts source (riocp-lib.sh).
+TAP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KARMACTL=$(realpath "$KARMACTL")
 W=$(mktemp -d "${TMPDIR:-/tmp}/karmactl-test.XXXXXX")
 trap 'rm -rf "$W"' EXIT

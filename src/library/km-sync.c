@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-sync.c - the plan of a sync (km-sync.h): each file under the folders
+ * probed as an import probes it, then looked up among the player's tunes.
+ */
+#include "km-sync.h"
+
+#include "km-import.h"
+#include "km-properties.h"
+
+static void sync_file_free(KmSyncFile *file)
+{
+	g_free(file->path);
+	km_properties_unref(file->props);
+	g_free(file);
+}
+
+void km_sync_plan_free(KmSyncPlan *plan)
+{
+	if (!plan)
+		return;
+	g_ptr_array_unref(plan->add);
+	g_array_unref(plan->remove);
+	g_free(plan);
+}
+
+static guint64 object_length(const KmProperties *props)
+{
+	guint64 length = 0;
+
+	km_properties_get_uint(props, "length", &length);
+	return length;
+}
+
+/* The tunes of lib that no file matched (matched: fid set), and their bytes. */
+static void plan_removals(KmLibrary *lib, GHashTable *matched, KmSyncPlan *plan)
+{
+	g_autoptr(GPtrArray) objects = km_library_list(lib);
+
+	for (guint i = 0; i < objects->len; i++) {
+		KmProperties *p = objects->pdata[i];
+		guint32 fid = km_properties_get_fid(p);
+
+		if (km_properties_get_object_type(p) != KM_OBJECT_TUNE ||
+		    g_hash_table_contains(matched, GUINT_TO_POINTER(fid)))
+			continue;
+		g_array_append_val(plan->remove, fid);
+		plan->remove_bytes += object_length(p);
+	}
+}
+
+/* rid -> GArray of the fids of the tunes with that rid, ascending. */
+static GHashTable *tunes_by_rid(KmLibrary *lib)
+{
+	GHashTable *index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						  (GDestroyNotify)g_array_unref);
+	g_autoptr(GPtrArray) objects = km_library_list(lib);
+
+	for (guint i = 0; i < objects->len; i++) {
+		KmProperties *p = objects->pdata[i];
+		const char *rid = km_properties_get(p, "rid");
+		guint32 fid = km_properties_get_fid(p);
+		GArray *fids;
+
+		if (km_properties_get_object_type(p) != KM_OBJECT_TUNE || !rid)
+			continue;
+		fids = g_hash_table_lookup(index, rid);
+		if (!fids) {
+			fids = g_array_new(FALSE, FALSE, sizeof(guint32));
+			g_hash_table_insert(index, g_strdup(rid), fids);
+		}
+		g_array_append_val(fids, fid);
+	}
+	return index;
+}
+
+/* Marks the first tune with rid that no file matched yet; FALSE when there is none. */
+static gboolean match_tune(GHashTable *by_rid, const char *rid, GHashTable *matched)
+{
+	GArray *fids = rid ? g_hash_table_lookup(by_rid, rid) : NULL;
+
+	for (guint i = 0; fids && i < fids->len; i++)
+		if (g_hash_table_add(matched, GUINT_TO_POINTER(g_array_index(fids, guint32, i))))
+			return TRUE;
+	return FALSE;
+}
+
+typedef struct {
+	GHashTable *by_rid;		/* the player's tunes (tunes_by_rid()) */
+	GHashTable *matched;		/* fids a file is */
+	GHashTable *planned_rids;	/* of the files to add */
+	KmSyncPlan *plan;
+	void (*unplayable)(const char *, const GError *, gpointer);
+	gpointer data;
+} Planner;
+
+/*
+ * Where one file goes in the plan: present (a tune with its rid, the same
+ * audio whatever tags were edited since, marked matched), to add (unless an
+ * earlier file of the plan has its rid: the import would call it a
+ * duplicate of that one), or unplayable.
+ */
+static void plan_file(Planner *pl, const KmWalkFile *file)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmProperties) props = km_import_file(file->path, KM_IMPORT_FLAGS_NONE, &error);
+	const char *rid;
+	KmSyncFile *add;
+
+	if (!props) {
+		pl->plan->n_unplayable++;
+		if (pl->unplayable)
+			pl->unplayable(file->path, error, pl->data);
+		return;
+	}
+	rid = km_properties_get(props, "rid");
+	/* a tune with its rid; or another copy of a tune an earlier file is (add skips it) */
+	if (match_tune(pl->by_rid, rid, pl->matched) ||
+	    (rid && g_hash_table_contains(pl->by_rid, rid))) {
+		pl->plan->n_present++;
+		return;
+	}
+	if (rid && !g_hash_table_add(pl->planned_rids, g_strdup(rid)))
+		return;
+	add = g_new0(KmSyncFile, 1);
+	add->path = g_strdup(file->path);
+	add->size = file->size;
+	add->props = g_steal_pointer(&props);
+	g_ptr_array_add(pl->plan->add, add);
+	pl->plan->add_bytes += file->size;
+}
+
+KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, guint n_folders,
+				 GCancellable *cancellable, KmWalkProblemFunc problem,
+				 void (*unplayable)(const char *path, const GError *error,
+						    gpointer data),
+				 gpointer data, GError **error)
+{
+	g_autoptr(GHashTable) by_rid = tunes_by_rid(lib);
+	g_autoptr(GHashTable) matched = g_hash_table_new(NULL, NULL);
+	g_autoptr(GHashTable) planned_rids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+								   NULL);
+	guint64 total;
+	g_autoptr(GPtrArray) files = km_import_walk(folders, n_folders, TRUE, cancellable, problem,
+						    data, &total);
+	g_autoptr(KmSyncPlan) plan = g_new0(KmSyncPlan, 1);
+	Planner pl = { by_rid, matched, planned_rids, plan, unplayable, data };
+
+	plan->add = g_ptr_array_new_with_free_func((GDestroyNotify)sync_file_free);
+	plan->remove = g_array_new(FALSE, FALSE, sizeof(guint32));
+	for (guint i = 0; i < files->len; i++) {
+		if (g_cancellable_set_error_if_cancelled(cancellable, error))
+			return NULL;
+		plan_file(&pl, files->pdata[i]);
+	}
+	if (g_cancellable_set_error_if_cancelled(cancellable, error))
+		return NULL;
+	plan_removals(lib, matched, plan);
+	return g_steal_pointer(&plan);
+}
