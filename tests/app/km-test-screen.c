@@ -68,6 +68,22 @@ GtkWidget *km_test_find_icon_button(GtkWidget *widget, const char *icon)
 	return NULL;
 }
 
+GtkWidget *km_test_find_action_button(GtkWidget *widget, const char *action)
+{
+	if (!gtk_widget_get_mapped(widget))
+		return NULL;
+	if (GTK_IS_BUTTON(widget) &&
+	    g_strcmp0(gtk_actionable_get_action_name(GTK_ACTIONABLE(widget)), action) == 0)
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = km_test_find_action_button(c, action);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
 /* The first mapped label below widget showing text, or NULL. */
 GtkWidget *km_test_find_shown_label(GtkWidget *widget, const char *text)
 {

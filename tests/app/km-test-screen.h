@@ -20,6 +20,8 @@ GtkWidget *km_test_title_cell(KmPlayerView *pv, guint position);
 void km_test_click_row(KmPlayerView *pv, guint position, guint n_clicks);
 /* The first mapped button below widget with this icon, or NULL. */
 GtkWidget *km_test_find_icon_button(GtkWidget *widget, const char *icon);
+/* The first mapped button below widget that activates action ("player.export"), or NULL. */
+GtkWidget *km_test_find_action_button(GtkWidget *widget, const char *action);
 /* The first mapped label below widget showing text, or NULL. */
 GtkWidget *km_test_find_shown_label(GtkWidget *widget, const char *text);
 /* Waits for the label showing text below below, and clicks it. */
