@@ -349,6 +349,9 @@ static void damaged(Tour *tour)
 	g_autoptr(GFile) file = g_file_new_for_path(image);
 
 	km_test_damage_smalldb(image);
+	/* the eject's toast ("can be unplugged") is gone before another player opens */
+	km_test_wait_until(km_test_find_shown_label(GTK_WIDGET(tour->win),
+						    "The player can be unplugged now") == NULL);
 	km_window_open_image(tour->win, file);
 	km_test_wait_until(km_window_get_player_view(tour->win) != NULL);
 	km_test_wait_until(km_test_find_shown_label(GTK_WIDGET(tour->win),
