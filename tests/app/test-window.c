@@ -266,8 +266,25 @@ static KmPlaylistItem *find_playlist(KmSession *session, const char *name)
 	return NULL;
 }
 
+/* The drop target of widget itself that takes files. */
+static GtkDropTarget *file_target(GtkWidget *widget)
+{
+	g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+
+	for (guint i = 0; i < g_list_model_get_n_items(controllers); i++) {
+		g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+
+		if (GTK_IS_DROP_TARGET(c) &&
+		    gtk_drop_target_get_formats(GTK_DROP_TARGET(c)) &&
+		    gdk_content_formats_contain_gtype(gtk_drop_target_get_formats(GTK_DROP_TARGET(c)),
+						      GDK_TYPE_FILE_LIST))
+			return GTK_DROP_TARGET(c);
+	}
+	g_error("no drop target for files");
+}
+
 /*
- * An M3U8 list dropped on the window becomes a playlist in its order: the
+ * An M3U8 list dropped on the playlists' sidebar becomes a playlist in its order: the
  * file the player lacks added, the one twice listed twice, a missing entry
  * left out; the other file dropped with it is added as it would be alone.
  */
@@ -298,8 +315,8 @@ static void test_import_playlist(void)
 	g_value_init(&value, GDK_TYPE_FILE_LIST);
 	g_value_take_boxed(&value, gdk_file_list_new_from_list(dropped));
 	g_slist_free(dropped);
-	g_signal_emit_by_name(_km_player_view_get_drop_target(pv), "drop", &value, 10.0, 10.0,
-			      &accepted);
+	g_signal_emit_by_name(file_target(GTK_WIDGET(_km_player_view_get_sidebar(pv))), "drop",
+			      &value, 10.0, 10.0, &accepted);
 	g_assert_true(accepted);
 	km_test_wait_until(find_playlist(session, "Road Trip") != NULL &&
 			   !km_player_view_is_busy(pv));
