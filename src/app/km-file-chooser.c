@@ -49,8 +49,8 @@ static void on_dialog_done(GObject *source, GAsyncResult *result, gpointer data)
 	request_finish(req, model);
 }
 
-void km_choose_files(GtkWidget *owner, const char *title, const char *accept_label,
-		     gboolean folder, gboolean multiple, KmFilesChosenFunc chosen)
+static void choose(GtkWidget *owner, const char *title, const char *accept_label, gboolean folder,
+		   gboolean multiple, GFile *initial, KmFilesChosenFunc chosen)
 {
 	g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new();
 	GtkWindow *parent = GTK_WINDOW(gtk_widget_get_root(owner));
@@ -60,6 +60,8 @@ void km_choose_files(GtkWidget *owner, const char *title, const char *accept_lab
 	req->chosen = chosen;
 	gtk_file_dialog_set_title(dialog, title);
 	gtk_file_dialog_set_accept_label(dialog, accept_label);
+	if (initial)
+		gtk_file_dialog_set_initial_folder(dialog, initial);
 	g_object_set_data(G_OBJECT(dialog), "km-multiple", GINT_TO_POINTER(multiple && !folder));
 	g_object_set_data(G_OBJECT(dialog), "km-folder", GINT_TO_POINTER(folder));
 	if (folder)
@@ -81,8 +83,8 @@ static void on_native_response(GtkNativeDialog *native, int response, gpointer d
 	g_object_unref(native);
 }
 
-void km_choose_files(GtkWidget *owner, const char *title, const char *accept_label,
-		     gboolean folder, gboolean multiple, KmFilesChosenFunc chosen)
+static void choose(GtkWidget *owner, const char *title, const char *accept_label, gboolean folder,
+		   gboolean multiple, GFile *initial, KmFilesChosenFunc chosen)
 {
 	GtkFileChooserNative *native;
 	Request *req = g_new0(Request, 1);
@@ -93,8 +95,22 @@ void km_choose_files(GtkWidget *owner, const char *title, const char *accept_lab
 					     folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER :
 					     GTK_FILE_CHOOSER_ACTION_OPEN, accept_label, NULL);
 	gtk_file_chooser_set_select_multiple(GTK_FILE_CHOOSER(native), multiple);
+	if (initial)
+		gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(native), initial, NULL);
 	gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(native), TRUE);
 	g_signal_connect(native, "response", G_CALLBACK(on_native_response), req);
 	gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
 }
 #endif
+
+void km_choose_files(GtkWidget *owner, const char *title, const char *accept_label,
+		     gboolean folder, gboolean multiple, KmFilesChosenFunc chosen)
+{
+	choose(owner, title, accept_label, folder, multiple, NULL, chosen);
+}
+
+void km_choose_folder_from(GtkWidget *owner, const char *title, const char *accept_label,
+			   GFile *initial, KmFilesChosenFunc chosen)
+{
+	choose(owner, title, accept_label, TRUE, FALSE, initial, chosen);
+}

@@ -60,7 +60,7 @@ static void on_removed(GObject *source, GAsyncResult *result, gpointer data)
 	remove_job_free(job);
 }
 
-static void remove_tracks(KmPlayerView *self, GArray *fids)
+void _km_player_view_remove_tracks(KmPlayerView *self, GArray *fids)
 {
 	RemoveJob *job;
 
@@ -78,7 +78,8 @@ static void remove_tracks(KmPlayerView *self, GArray *fids)
 static void on_delete_response(KmQuestionDialog *dialog, const char *response, gpointer data)
 {
 	if (g_str_equal(response, "delete"))
-		remove_tracks(KM_PLAYER_VIEW(data), g_object_get_data(G_OBJECT(dialog), "km-fids"));
+		_km_player_view_remove_tracks(KM_PLAYER_VIEW(data),
+					      g_object_get_data(G_OBJECT(dialog), "km-fids"));
 }
 
 /* "“Title” by Artist", the way the question names a track. */
@@ -179,7 +180,7 @@ static void on_undo_toast_dismissed(AdwToast *toast, KmPlayerView *self)
 	g_autoptr(GArray) fids = let_go_of_toast(self);
 
 	if (fids)
-		remove_tracks(self, fids);
+		_km_player_view_remove_tracks(self, fids);
 }
 
 /* Ctrl+Z while the toast is up: as its button (in a text entry, the entry's own undo). */
@@ -213,7 +214,7 @@ static void delete_with_undo(KmPlayerView *self, GArray *fids)
 
 	_km_player_view_commit_delete(self);	/* one deletion undoable at a time */
 	if (!overlay) {
-		remove_tracks(self, fids);
+		_km_player_view_remove_tracks(self, fids);
 		return;
 	}
 	set_hidden(self, fids, TRUE);

@@ -65,15 +65,24 @@ static GdkContentProvider *on_prepare_drag(KmPlayerView *self, GtkWidget *cell)
 	return km_export_provider_new(self->session, fids, folder, template);
 }
 
+/* Files dropped on widget: lists imported as playlists, the rest added. */
+static GtkDropTarget *file_drop_target(KmPlayerView *self, GtkWidget *widget)
+{
+	GtkDropTarget *target = gtk_drop_target_new(GDK_TYPE_FILE_LIST,
+						    GDK_ACTION_COPY | GDK_ACTION_MOVE);
+
+	g_signal_connect(target, "enter", G_CALLBACK(on_drop_enter), NULL);
+	g_signal_connect(target, "motion", G_CALLBACK(on_drop_enter), NULL);
+	g_signal_connect_object(target, "drop", G_CALLBACK(on_drop), self, 0);
+	gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(target));
+	return target;
+}
+
 void _km_player_view_init_dnd(KmPlayerView *self)
 {
-	self->drop_target = gtk_drop_target_new(GDK_TYPE_FILE_LIST,
-						GDK_ACTION_COPY | GDK_ACTION_MOVE);
-	g_signal_connect(self->drop_target, "enter", G_CALLBACK(on_drop_enter), NULL);
-	g_signal_connect(self->drop_target, "motion", G_CALLBACK(on_drop_enter), NULL);
-	g_signal_connect_object(self->drop_target, "drop", G_CALLBACK(on_drop), self, 0);
-	gtk_widget_add_controller(GTK_WIDGET(self->library_view),
-				  GTK_EVENT_CONTROLLER(self->drop_target));
+	self->drop_target = file_drop_target(self, GTK_WIDGET(self->library_view));
+	/* the playlists' sidebar takes files too: an .m3u dropped there is a new playlist */
+	file_drop_target(self, GTK_WIDGET(self->sidebar));
 	g_signal_connect_object(self->library_view, "prepare-drag", G_CALLBACK(on_prepare_drag),
 				self, G_CONNECT_SWAPPED);
 }

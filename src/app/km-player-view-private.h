@@ -101,6 +101,10 @@ void _km_player_view_class_init_delete(GtkWidgetClass *widget_class);
 /* The view's list: tracks without those deleted but not yet gone. */
 GListModel *_km_player_view_init_delete(KmPlayerView *self, GListModel *tracks);
 void _km_player_view_dispose_delete(KmPlayerView *self);
+/* Removes the tracks fids (guint32) from the player (the session's job), no question asked. */
+void _km_player_view_remove_tracks(KmPlayerView *self, GArray *fids);
+/* km-player-view-sync.c: player.sync-folder. */
+void _km_player_view_class_init_sync(GtkWidgetClass *widget_class);
 /* Deletes now what the undo toast offers to bring back (before an eject). */
 void _km_player_view_commit_delete(KmPlayerView *self);
 /* km-player-view-plays.c: player.export-plays. */

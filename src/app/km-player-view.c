@@ -353,6 +353,7 @@ static void km_player_view_class_init(KmPlayerViewClass *klass)
 	_km_player_view_class_init_playlists(widget_class);
 	_km_player_view_class_init_backup(widget_class);
 	_km_player_view_class_init_plays(widget_class);
+	_km_player_view_class_init_sync(widget_class);
 	_km_player_view_class_init_check(widget_class);
 }
 

@@ -30,6 +30,11 @@ void km_player_view_export_selected(KmPlayerView *self, GFile *folder);
 void km_player_view_import_playlist(KmPlayerView *self, GFile *list);
 /* Whether file is named as a playlist file (.m3u, .m3u8): a drop imports it. */
 gboolean km_file_is_playlist(GFile *file);
+/*
+ * Compare folder with the player, then ask whether to sync: its tracks the
+ * player lacks added, those the folder lacks deleted when ticked.
+ */
+void km_player_view_sync_folder(KmPlayerView *self, GFile *folder);
 /* Export the playlist shown in the sidebar into folder, with NAME.m3u8 listing it. */
 void km_player_view_export_playlist(KmPlayerView *self, GFile *folder);
 /* Append the plays counted since the last export to folder/scrobbler.log (a toast says how many). */

@@ -56,6 +56,7 @@
 #include "km-report.h"
 #include "km-track.h"
 #include "km-plays.h"
+#include "km-sync.h"
 #include "km-verify.h"
 
 G_BEGIN_DECLS
@@ -308,6 +309,16 @@ void km_session_export_plays_async(KmSession *session, GFile *log, GCancellable 
 				   GAsyncReadyCallback callback, gpointer user_data);
 gboolean km_session_export_plays_finish(KmSession *session, GAsyncResult *result,
 					KmPlaysResult *plays, GError **error);
+
+/*
+ * What a sync of folder would change (km-sync.h): its playable files the
+ * player lacks, the tunes none of its files is. Changes nothing; a local
+ * folder only (G_IO_ERROR_NOT_SUPPORTED otherwise).
+ */
+void km_session_plan_sync_async(KmSession *session, GFile *folder, GCancellable *cancellable,
+				GAsyncReadyCallback callback, gpointer user_data);
+KmSyncPlan *km_session_plan_sync_finish(KmSession *session, GAsyncResult *result,
+					GError **error);
 
 /*
  * Hold the jobs that change the player (add, remove, tags, playlists,

@@ -4,8 +4,10 @@
  * files are being copied (a transfer row that stays running keeps the view
  * busy for as long as the test needs); Export Plays… writing the plays the
  * player counted to a scrobbler log, once each; a playlist exported with its
- * NAME.m3u8; an M3U8 list dropped imported as a playlist.
+ * NAME.m3u8; an M3U8 list dropped imported as a playlist; Sync Folder.
  */
+#include "config.h"
+
 #include "km-test-util.h"
 
 #include <glib/gstdio.h>
@@ -264,8 +266,25 @@ static KmPlaylistItem *find_playlist(KmSession *session, const char *name)
 	return NULL;
 }
 
+/* The drop target of widget itself that takes files. */
+static GtkDropTarget *file_target(GtkWidget *widget)
+{
+	g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+
+	for (guint i = 0; i < g_list_model_get_n_items(controllers); i++) {
+		g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+
+		if (GTK_IS_DROP_TARGET(c) &&
+		    gtk_drop_target_get_formats(GTK_DROP_TARGET(c)) &&
+		    gdk_content_formats_contain_gtype(gtk_drop_target_get_formats(GTK_DROP_TARGET(c)),
+						      GDK_TYPE_FILE_LIST))
+			return GTK_DROP_TARGET(c);
+	}
+	g_error("no drop target for files");
+}
+
 /*
- * An M3U8 list dropped on the window becomes a playlist in its order: the
+ * An M3U8 list dropped on the playlists' sidebar becomes a playlist in its order: the
  * file the player lacks added, the one twice listed twice, a missing entry
  * left out; the other file dropped with it is added as it would be alone.
  */
@@ -296,8 +315,8 @@ static void test_import_playlist(void)
 	g_value_init(&value, GDK_TYPE_FILE_LIST);
 	g_value_take_boxed(&value, gdk_file_list_new_from_list(dropped));
 	g_slist_free(dropped);
-	g_signal_emit_by_name(_km_player_view_get_drop_target(pv), "drop", &value, 10.0, 10.0,
-			      &accepted);
+	g_signal_emit_by_name(file_target(GTK_WIDGET(_km_player_view_get_sidebar(pv))), "drop",
+			      &value, 10.0, 10.0, &accepted);
 	g_assert_true(accepted);
 	km_test_wait_until(find_playlist(session, "Road Trip") != NULL &&
 			   !km_player_view_is_busy(pv));
@@ -320,6 +339,76 @@ static void test_import_playlist(void)
 	remove_tree(folder);
 }
 
+/* The first check button below widget, or NULL. */
+static GtkCheckButton *find_check_button(GtkWidget *widget)
+{
+	if (GTK_IS_CHECK_BUTTON(widget))
+		return GTK_CHECK_BUTTON(widget);
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkCheckButton *found = find_check_button(c);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/* Sync Folder's question for folder, once the comparison ended. */
+static GtkWidget *sync_question(KmPlayerView *pv, GFile *folder)
+{
+	km_player_view_sync_folder(pv, folder);
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) != NULL);
+	return km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
+}
+
+/*
+ * Sync Folder: the folder's two tracks added, the player's own kept unless
+ * the box (off by default) is ticked; the folder remembered for the player;
+ * a third sync has nothing to do.
+ */
+static void test_sync_folder(void)
+{
+	g_autoptr(GSettings) settings = g_settings_new(APP_ID);
+	g_autofree char *image = km_test_make_image(N_TRACKS);
+	g_autofree char *folder = g_dir_make_tmp("km-sync-XXXXXX", NULL);
+	g_autoptr(GPtrArray) wavs = km_test_write_wavs(folder, 400, 2);
+	g_autoptr(GFile) folder_file = g_file_new_for_path(folder);
+	g_autofree char *uri = g_file_get_uri(folder_file);
+	g_autofree char *base = g_path_get_basename(folder);
+	g_autofree char *heading = g_strdup_printf("Sync with “%s”", base);
+	g_autofree char *entry = NULL;
+	g_autofree char *done = NULL;
+	g_auto(GStrv) remembered = NULL;
+	KmWindow *win = km_test_open_window(image);
+	KmPlayerView *pv = km_test_player_view(win);
+	GtkWidget *dialog = sync_question(pv, folder_file);
+	GtkCheckButton *delete_box = find_check_button(dialog);
+
+	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==, heading);
+	g_assert_nonnull(delete_box);
+	g_assert_false(gtk_check_button_get_active(delete_box));
+	km_test_answer(dialog, "sync");
+	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 2 && !km_player_view_is_busy(pv));
+	entry = g_strconcat(km_session_get_player_id(km_test_session(win)), "\t", uri, NULL);
+	remembered = g_settings_get_strv(settings, "synced-folders");
+	g_assert_true(g_strv_contains((const char *const *)remembered, entry));
+
+	/* again, the box ticked: the player keeps only the folder's tracks */
+	dialog = sync_question(pv, folder_file);
+	delete_box = find_check_button(dialog);
+	g_assert_nonnull(delete_box);
+	gtk_check_button_set_active(delete_box, TRUE);
+	km_test_answer(dialog, "sync");
+	km_test_wait_until(km_test_n_tracks(win) == 2 && !km_player_view_is_busy(pv));
+
+	km_player_view_sync_folder(pv, folder_file);
+	done = g_strdup_printf("The player has every track in “%s” already", base);
+	km_test_wait_until(km_test_find_label(GTK_WIDGET(win), done));
+	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
+	km_test_close_window(win);
+	remove_tree(folder);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -336,5 +425,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/app/window/export-plays", test_export_plays);
 	g_test_add_func("/app/window/export-playlist", test_export_playlist);
 	g_test_add_func("/app/window/import-playlist", test_import_playlist);
+	g_test_add_func("/app/window/sync-folder", test_sync_folder);
 	return g_test_run();
 }
