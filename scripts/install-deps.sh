@@ -49,8 +49,8 @@ PKGS=(
 )
 
 # clang's sanitizer and libFuzzer runtime is packaged per LLVM version
-# (libclang-rt-14-dev on Debian 12, -19- on 13): take the one that matches
-# the clang this release installs.
+# (libclang-rt-N-dev, N differing between Debian releases): take the one
+# that matches the clang this release installs.
 clang_rt_package() {
     local llvm
     llvm=$(apt-cache depends clang 2>/dev/null |

@@ -28,7 +28,7 @@ typedef struct {
 	GPtrArray *roots;	/* GFile* */
 	GPtrArray *cancellables;	/* GCancellable* or NULL, one per root */
 	KmAddFlags flags;
-	char *list;		/* a playlist file to import instead of roots (a local path) */
+	gboolean is_list;	/* roots holds one playlist file, made a playlist */
 
 	/* worker */
 	KmProgress progress;
@@ -49,7 +49,6 @@ static void add_job_free(gpointer data)
 
 	g_ptr_array_unref(add->roots);
 	g_ptr_array_unref(add->cancellables);
-	g_free(add->list);
 	g_free(add->progress.file_name);
 	g_free(add);
 }
@@ -187,10 +186,16 @@ static void on_entry_skipped(const KmM3uEntry *entry, gpointer data)
 static void import_list(AddJob *add, KmLibraryImportOptions *options)
 {
 	KmSession *session = add->job->session;
+	g_autofree char *path = g_file_get_path(add->roots->pdata[0]);
 	KmPlaylistImportResult pl;
 	GError *stop = NULL;
 
-	if (!km_library_import_playlist(km_worker_library(session), add->list, NULL, options,
+	if (!path) {	/* as import_files() says it of a file */
+		km_report_add(add->job->report, add->roots->pdata[0], 0, KM_ITEM_UNSUPPORTED,
+			      _("Not a local file"));
+		return;
+	}
+	if (!km_library_import_playlist(km_worker_library(session), path, NULL, options,
 					on_entry_skipped, &pl, &stop)) {
 		take_stop(add, stop);
 		return;
@@ -238,7 +243,7 @@ static void add_run(KmJob *job)
 
 	add->job = job;
 	job->report = km_report_new();
-	if (add->list)
+	if (add->is_list)
 		import_list(add, &options);
 	else
 		import_files(add, &options);
@@ -284,9 +289,9 @@ void km_session_import_playlist_async(KmSession *session, GFile *list, KmAddFlag
 	g_return_if_fail(KM_IS_SESSION(session));
 	g_return_if_fail(G_IS_FILE(list));
 	add = add_job_new(flags);
-	add->list = g_file_get_path(list);
-	if (!add->list)	/* read on the worker: a missing file says so there */
-		add->list = g_file_get_uri(list);
+	add->is_list = TRUE;
+	g_ptr_array_add(add->roots, g_object_ref(list));
+	g_ptr_array_add(add->cancellables, NULL);
 	queue_add(session, add, progress, progress_data, progress_notify, cancellable, callback,
 		  user_data);
 }

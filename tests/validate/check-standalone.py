@@ -8,7 +8,7 @@ The formats are described in docs/FORMAT.md and docs/KARMA.md, which the
 code cites by section. Checked on the files git tracks (so on the tree as
 committed, not on build leftovers):
 - no tracked file outside docs/ names a document a clone does not have (the
-  outside specs, or anything under ../shared);
+  outside specs, or the developers' folder beside the clone);
 - every section cited as "FORMAT.md §N" or "KARMA.md §N.M" exists, and so
   does every bare "§N" inside those two files (a citation of the file
   itself).
@@ -106,7 +106,7 @@ def main(argv):
     for name, path in DOCS.items():
         tap.check(len(have[name]) >= 10, f"{path} numbers its sections ({len(have[name])})")
     mentions = outside_mentions(src, files)
-    tap.check(not mentions, "no tracked file outside docs/ cites an outside spec or ../shared",
+    tap.check(not mentions, "no tracked file outside docs/ cites an outside spec or folder",
               "\n".join(mentions))
     bad = bad_citations(src, files, have)
     tap.check(not bad, "every cited section of docs/FORMAT.md and docs/KARMA.md exists",
