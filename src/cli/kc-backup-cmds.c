@@ -59,7 +59,7 @@ static void show_progress(const KmLibraryProgress *p, gpointer data)
 	static const char *const names[] = {
 		[KM_PHASE_COPYING] = "Copying", [KM_PHASE_READING] = "Reading",
 		[KM_PHASE_CHECKING] = "Checking", [KM_PHASE_WRITING] = "Writing",
-		[KM_PHASE_VERIFYING] = "Verifying",
+		[KM_PHASE_VERIFYING] = "Verifying", [KM_PHASE_CONVERTING] = "Converting",
 	};
 	Progress *pr = data;
 

@@ -18,11 +18,12 @@ typedef enum {
 	KM_PHASE_CHECKING,	/* the image's checksum is checked (a restore, a resumed backup) */
 	KM_PHASE_WRITING,	/* a restore writes the disk */
 	KM_PHASE_VERIFYING,	/* a restore reads back what it wrote */
+	KM_PHASE_CONVERTING,	/* a file the Karma cannot play is converted (done, total: ms of audio) */
 } KmPhase;
 
 typedef struct {
 	KmPhase phase;
-	guint64 done;		/* bytes of the current file or pass handled so far */
+	guint64 done;		/* bytes of the current file or pass handled so far (CONVERTING: ms) */
 	guint64 total;		/* bytes it has (0 when unknown) */
 } KmLibraryProgress;
 
