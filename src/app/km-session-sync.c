@@ -26,7 +26,7 @@ static void plan_run(KmJob *job)
 					    _("Only a folder on this computer can be synced"));
 	else
 		plan = km_library_plan_sync(km_worker_library(job->session), &folder, 1,
-					    km_job_cancellable(job), ignore_problem, NULL, NULL,
+					    NULL, km_job_cancellable(job), ignore_problem, NULL, NULL,
 					    &error);
 	if (plan)
 		km_job_return_pointer(job, plan, (GDestroyNotify)km_sync_plan_free);

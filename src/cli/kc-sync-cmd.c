@@ -153,7 +153,7 @@ static int sync_run(struct kc_ctx *ctx)
 	if (status)
 		return status;
 	plan = km_library_plan_sync(kl.lib, (const char *const *)ctx->argv, (guint)ctx->argc, NULL,
-				    on_walk_problem, on_unplayable, ctx, &error);
+				    NULL, on_walk_problem, on_unplayable, ctx, &error);
 	if (!plan)
 		return kc_library_close(ctx, &kl, kc_fail_gerror(ctx, "sync", error));
 	if (sync_dry_run)

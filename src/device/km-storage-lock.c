@@ -142,11 +142,18 @@ static void sleep_ms(unsigned ms)
 		;
 }
 
+/*
+ * A holder can let go between our failed flock and our reading of
+ * /proc/locks: then nobody is named, and the lock is free to take. Try again
+ * this many times before calling the holder unknown.
+ */
+#define VANISHED_HOLDER_TRIES 20
+
 int km_storage_lock(int fd, const char *path, bool exclusive, char *msg, size_t msglen)
 {
 	char holder[96];
 	struct stat st;
-	unsigned waited = 0;
+	unsigned waited = 0, vanished = 0;
 
 	if (fstat(fd, &st) < 0)
 		return km_fail(-errno, msg, msglen, "%s: %s", path, strerror(errno));
@@ -158,12 +165,15 @@ int km_storage_lock(int fd, const char *path, bool exclusive, char *msg, size_t 
 		if (errno != EWOULDBLOCK)
 			return km_fail(-errno, msg, msglen, "%s: cannot lock it: %s", path,
 				       strerror(errno));
-		if (!exclusive || !S_ISBLK(st.st_mode) || waited >= BLOCKDEV_RETRY_MS)
-			break;
-		sleep_ms(RETRY_STEP_MS);
-		waited += RETRY_STEP_MS;
+		if (exclusive && S_ISBLK(st.st_mode) && waited < BLOCKDEV_RETRY_MS) {
+			sleep_ms(RETRY_STEP_MS);
+			waited += RETRY_STEP_MS;
+			continue;
+		}
+		if (km_storage_lock_holder(st.st_dev, st.st_ino, holder, sizeof(holder)))
+			return km_fail(-EBUSY, msg, msglen, "%s is in use by %s", path, holder);
+		if (++vanished >= VANISHED_HOLDER_TRIES)
+			return km_fail(-EBUSY, msg, msglen, "%s is in use by another program",
+				       path);
 	}
-	if (km_storage_lock_holder(st.st_dev, st.st_ino, holder, sizeof(holder)))
-		return km_fail(-EBUSY, msg, msglen, "%s is in use by %s", path, holder);
-	return km_fail(-EBUSY, msg, msglen, "%s is in use by another program", path);
 }

@@ -24,6 +24,7 @@
 #ifndef KM_LIBRARY_IMPORT_H
 #define KM_LIBRARY_IMPORT_H
 
+#include "km-convert.h"
 #include "km-import-add.h"
 #include "km-import-walk.h"
 
@@ -53,6 +54,7 @@ typedef struct {
 	KmRoom room;			/* NO_ROOM: what it needs and what is free */
 	const GError *error;		/* FAILED, NOT_SAVED, NOT_TRIED: why */
 	gboolean stops;			/* this outcome stops the import */
+	const KmConvertPlan *conversion;	/* ADDED or FAILED while converting: what it became */
 } KmImportFileResult;
 
 typedef struct {
@@ -60,6 +62,14 @@ typedef struct {
 	KmImportFlags flags;
 	gboolean copy_duplicates;
 	KmImportBatching batching;
+	/*
+	 * NULL: a file the Karma cannot play is refused, as always. Else one
+	 * GStreamer decodes is converted (km-convert.h) on converter threads,
+	 * ahead of the copies (docs/KARMA.md §10.1), and its source's identity
+	 * is kept on the player (var/km-sources, docs/KARMA.md §11.1) so that
+	 * adding it again is a duplicate.
+	 */
+	const KmConvertSettings *convert;
 	/* The whole import: the walk, between files and between chunks of a copy. */
 	GCancellable *cancellable;
 	/* NULL, or one per root (each may be NULL): skips or cuts that root's files. */
@@ -71,7 +81,18 @@ typedef struct {
 	void (*walked)(GPtrArray *files, guint64 total, gpointer data);
 	/* A file is next (before its checks); it may cancel the import. May be NULL. */
 	void (*begin)(const KmWalkFile *file, guint index, gpointer data);
-	KmProgressFunc progress;	/* bytes of the file copied; may be NULL */
+	/*
+	 * Bytes of the file copied; may be NULL. While the import waits for a
+	 * file's conversion: KM_PHASE_CONVERTING, in ms of audio.
+	 */
+	KmProgressFunc progress;
+	/*
+	 * A file to convert has its size (in the walked total too) estimated
+	 * from its duration and the target's bit rate; once it is converted,
+	 * file->size holds the real size and this gets the estimate it
+	 * replaces. May be NULL.
+	 */
+	void (*converted)(const KmWalkFile *file, guint index, guint64 estimate, gpointer data);
 	void (*done)(const KmImportFileResult *result, gpointer data);
 	/*
 	 * NULL, or n_roots fids the caller zeroed: each root that is a file gets

@@ -11,7 +11,9 @@
 static void sync_file_free(KmSyncFile *file)
 {
 	g_free(file->path);
-	km_properties_unref(file->props);
+	if (file->props)
+		km_properties_unref(file->props);
+	g_free(file->conversion);
 	g_free(file);
 }
 
@@ -131,7 +133,7 @@ static void plan_file(Planner *pl, const KmWalkFile *file)
 }
 
 KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, guint n_folders,
-				 GCancellable *cancellable, KmWalkProblemFunc problem,
+				 const KmConvertSettings *convert, GCancellable *cancellable, KmWalkProblemFunc problem,
 				 void (*unplayable)(const char *path, const GError *error,
 						    gpointer data),
 				 gpointer data, GError **error)

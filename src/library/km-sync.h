@@ -16,6 +16,7 @@
 #ifndef KM_SYNC_H
 #define KM_SYNC_H
 
+#include "km-convert.h"
 #include "km-import-walk.h"
 #include "km-library.h"
 
@@ -23,8 +24,9 @@ G_BEGIN_DECLS
 
 typedef struct {
 	char *path;		/* a host file name */
-	guint64 size;
-	KmProperties *props;	/* as the import would make them */
+	guint64 size;		/* converted: the estimate of the converted size */
+	KmProperties *props;	/* as the import would make them; NULL when converted */
+	KmConvertPlan *conversion;	/* NULL, or what the file will be converted to */
 } KmSyncFile;
 
 typedef struct {
@@ -43,10 +45,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(KmSyncPlan, km_sync_plan_free)
  * The plan for folders (n_folders host folder names, walked recursively as
  * an add walks them). problem gets what the walk could not take; unplayable
  * (may be NULL) each file that is no tune the Karma plays, with the
- * import's reason. A cancelled plan is NULL with G_IO_ERROR_CANCELLED.
+ * import's reason. convert (may be NULL) as for an add: a file it converts
+ * is present when its source is known on the player (var/km-sources). A
+ * cancelled plan is NULL with G_IO_ERROR_CANCELLED.
  */
 KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, guint n_folders,
-				 GCancellable *cancellable, KmWalkProblemFunc problem,
+				 const KmConvertSettings *convert, GCancellable *cancellable,
+				 KmWalkProblemFunc problem,
 				 void (*unplayable)(const char *path, const GError *error,
 						    gpointer data),
 				 gpointer data, GError **error);
