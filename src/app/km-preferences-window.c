@@ -99,15 +99,30 @@ static void on_format_selected(KmPreferencesWindow *self)
 		g_settings_set_enum(self->settings, "convert-format", (gint)selected);
 }
 
+/*
+ * A row made insensitive with the focus inside (the quality being typed when
+ * Alt+V turns conversion off) would keep it without a focus-out, and GTK
+ * warns: the focus goes to the switch first.
+ */
+static void set_row_sensitive(KmPreferencesWindow *self, GtkWidget *row, gboolean sensitive)
+{
+	GtkRoot *root = gtk_widget_get_root(row);
+	GtkWidget *focus = root ? gtk_root_get_focus(root) : NULL;
+
+	if (!sensitive && focus && gtk_widget_is_ancestor(focus, row))
+		gtk_widget_grab_focus(GTK_WIDGET(self->convert_switch));
+	gtk_widget_set_sensitive(row, sensitive);
+}
+
 /* The format and quality matter only when converting, the quality only for a lossy format. */
 static void update_conversion_rows(KmPreferencesWindow *self)
 {
 	gboolean converts = g_settings_get_boolean(self->settings, "convert");
 
-	gtk_widget_set_sensitive(GTK_WIDGET(self->format_row), converts);
-	gtk_widget_set_sensitive(self->quality_row,
-				 converts && g_settings_get_enum(self->settings, "convert-format") !=
-						     KM_CONVERT_FLAC);
+	set_row_sensitive(self, GTK_WIDGET(self->format_row), converts);
+	set_row_sensitive(self, self->quality_row,
+			  converts && g_settings_get_enum(self->settings, "convert-format") !=
+					      KM_CONVERT_FLAC);
 }
 
 static void on_setting_changed(KmPreferencesWindow *self, const char *key)

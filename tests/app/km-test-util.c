@@ -212,6 +212,28 @@ GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventContro
 	return NULL;
 }
 
+GtkWidget *km_test_find_row(GtkWidget *widget, GType type, const char *title)
+{
+	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type) &&
+	    g_str_equal(adw_preferences_row_get_title(ADW_PREFERENCES_ROW(widget)), title))
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = km_test_find_row(c, type, title);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+GtkSwitch *km_test_find_switch_row(GtkWidget *widget, const char *title)
+{
+	GtkWidget *row = km_test_find_row(widget, ADW_TYPE_ACTION_ROW, title);
+
+	g_assert_nonnull(row);
+	return GTK_SWITCH(adw_action_row_get_activatable_widget(ADW_ACTION_ROW(row)));
+}
+
 void km_test_select(KmPlayerView *view, guint position)
 {
 	GtkSelectionModel *model = km_library_view_get_model(_km_player_view_get_library_view(view));

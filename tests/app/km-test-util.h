@@ -55,6 +55,10 @@ void km_test_answer(GtkWidget *dialog, const char *response);
 gboolean km_test_find_label(GtkWidget *widget, const char *text);
 /* The first widget below widget with a controller of type, or NULL. */
 GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventController **out);
+/* The first row of type (an AdwPreferencesRow) below widget with this title, or NULL. */
+GtkWidget *km_test_find_row(GtkWidget *widget, GType type, const char *title);
+/* The switch (activatable widget) of the action row with this title; asserts it is there. */
+GtkSwitch *km_test_find_switch_row(GtkWidget *widget, const char *title);
 /* Selects the row at position of the library view's model (only it). */
 void km_test_select(KmPlayerView *view, guint position);
 /* The position of the first row showing a track, or G_MAXUINT. */
