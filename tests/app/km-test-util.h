@@ -47,8 +47,12 @@ KmPlayerView *km_test_player_view(KmWindow *win);
 KmSession *km_test_session(KmWindow *win);
 /* The number of items of the session's tracks list. */
 guint km_test_n_tracks(KmWindow *win);
+/* Reads every file of the player's library and compares with its database: no findings. */
+void km_test_assert_verifies_clean(KmWindow *win);
 /* The first toplevel, or dialog shown on one (AdwDialog), of type, or NULL. */
 GtkWidget *km_test_find_dialog(GType type);
+/* Sync Folder's question for folder, once the comparison ended. */
+GtkWidget *km_test_sync_question(KmPlayerView *pv, GFile *folder);
 /* Answers dialog (a KmQuestionDialog) as a click on the button of response does. */
 void km_test_answer(GtkWidget *dialog, const char *response);
 /* Whether some GtkLabel below widget shows text. */
