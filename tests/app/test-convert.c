@@ -360,6 +360,68 @@ static void test_cancel_converting(gconstpointer image)
 	km_test_close_window(win);
 }
 
+/* An add's progress, as the session delivers it, until its notify. */
+typedef struct {
+	KmProgress *last;
+	gboolean converting;	/* some snapshot said so */
+	gboolean notified;
+	KmReport *report;
+} AddWatch;
+
+static void on_add_progress(KmSession *session, const KmProgress *progress, gpointer data)
+{
+	AddWatch *watch = data;
+
+	g_clear_pointer(&watch->last, km_progress_free);
+	watch->last = km_progress_copy(progress);
+	watch->converting |= progress->converting;
+}
+
+static void on_add_notify(gpointer data)
+{
+	((AddWatch *)data)->notified = TRUE;
+}
+
+static void on_added(GObject *source, GAsyncResult *result, gpointer data)
+{
+	AddWatch *watch = data;
+
+	watch->report = km_session_add_files_finish(KM_SESSION(source), result, NULL);
+}
+
+/*
+ * The job's total counted the converted file at its estimated size; once
+ * it is converted, at its real one: at the end, all of it is done (the
+ * bar full, no time left), and it is the track's size.
+ */
+static void test_progress_total(gconstpointer image)
+{
+	g_autoptr(GFile) file = NULL;
+	AddWatch watch = { 0 };
+	KmWindow *win;
+	KmTrack *track;
+
+	if (!have("ffmpeg"))
+		return;
+	file = make_aac("total.m4a", 2, 550, "A Sine Measured");
+	win = km_test_open_window(image);
+	km_session_add_files_async(km_test_session(win), &file, 1, NULL, KM_ADD_FLAGS_NONE,
+				   on_add_progress, &watch, on_add_notify, NULL, on_added,
+				   &watch);
+	km_test_wait_until(watch.notified && watch.report);
+	g_assert_cmpuint(watch.report->counts[KM_ITEM_DONE], ==, 1);
+	g_assert_true(watch.converting);
+	track = km_session_lookup_track(km_test_session(win),
+					((KmReportItem *)watch.report->items->pdata[0])->fid);
+	g_assert_nonnull(track);
+	g_assert_cmpuint(watch.last->bytes_done, ==, km_track_get_size(track));
+	g_assert_cmpuint(watch.last->bytes_total, ==, watch.last->bytes_done);
+	g_assert_false(watch.last->converting);
+	km_progress_free(watch.last);
+	km_report_unref(watch.report);
+	km_test_close_window(win);
+}
+
 /*
  * Sync Folder with an AAC file in the folder: the comparison counts it
  * (converted, it is a track the player lacks), Sync converts it, and a
@@ -408,6 +470,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/app/convert/progress-row", test_progress_row);
 	g_test_add_data_func("/app/convert/drop-aac", image, test_drop_aac);
 	g_test_add_data_func("/app/convert/cancel-converting", image, test_cancel_converting);
+	g_test_add_data_func("/app/convert/progress-total", image, test_progress_total);
 	g_test_add_data_func("/app/convert/sync-folder", image, test_sync_folder);
 	return g_test_run();
 }
