@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kc-convert-opts.h"
 #include "kc-progress.h"
 
 static gboolean add_recursive;
@@ -40,6 +41,7 @@ static const GOptionEntry add_options[] = {
 	  "Keep files that are no playable tune as data (\"taxi\") objects", NULL },
 	{ "progress", 0, 0, G_OPTION_ARG_NONE, &add_progress,
 	  "Show progress on standard error even when standard output is no terminal", NULL },
+	KC_CONVERT_OPTIONS,
 	{ NULL }
 };
 
@@ -120,7 +122,9 @@ static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct add_job *job = data;
 
-	kc_progress_file_update(&job->progress, p->done);
+	/* a conversion's progress is in ms of audio: the line shows bytes copied */
+	if (p->phase == KM_PHASE_COPYING)
+		kc_progress_file_update(&job->progress, p->done);
 	check_sigint(job);
 }
 
@@ -148,7 +152,11 @@ static void on_done(const KmImportFileResult *r, gpointer data)
 		kc_progress_file_end(&job->progress);
 	switch (r->outcome) {
 	case KM_IMPORT_ADDED:
-		printf("added fid %" G_GUINT32_FORMAT ": %s\n", r->fid, r->file->path);
+		if (r->conversion)
+			printf("added fid %" G_GUINT32_FORMAT ": %s (converted to %s)\n", r->fid,
+			       r->file->path, km_convert_format_name(r->conversion->format));
+		else
+			printf("added fid %" G_GUINT32_FORMAT ": %s\n", r->fid, r->file->path);
 		job->added++;
 		break;
 	case KM_IMPORT_DUPLICATE:
@@ -255,7 +263,7 @@ int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request
 	struct add_job job = { .ctx = ctx, .req = req, .lib = lib };
 	KmLibraryImportOptions options = {
 		.recursive = req->recursive, .flags = req->flags,
-		.copy_duplicates = req->copy_duplicates,
+		.copy_duplicates = req->copy_duplicates, .convert = req->convert,
 		.walk_problem = on_walk_problem, .walked = on_walked, .begin = on_begin,
 		.progress = on_progress, .done = on_done, .data = &job,
 	};
@@ -286,15 +294,20 @@ int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request
 
 static int add_run(struct kc_ctx *ctx)
 {
+	KmConvertSettings settings;
+	const KmConvertSettings *convert;
+	int status = kc_convert_settings(ctx, &settings, &convert);
 	const struct kc_import_request req = {
 		.roots = (const char *const *)ctx->argv, .n_roots = (guint)ctx->argc,
 		.recursive = add_recursive,
 		.flags = add_taxi ? KM_IMPORT_TAXI_FALLBACK : KM_IMPORT_FLAGS_NONE,
 		.copy_duplicates = add_force_duplicates, .show_progress = add_progress,
+		.convert = convert,
 	};
 	struct kc_library kl;
-	int status;
 
+	if (status)
+		return status;
 	status = kc_library_open(ctx, true, false, &kl);
 	if (status)
 		return status;
@@ -304,7 +317,8 @@ static int add_run(struct kc_ctx *ctx)
 
 const struct kc_command kc_cmd_add = {
 	.name = "add", .args = "FILE|DIR...",
-	.summary = "Add tracks (MP3, Ogg Vorbis, FLAC, WAV, WMA); smalldb is rewritten once",
+	.summary = "Add tracks (MP3, Ogg Vorbis, FLAC, WAV, WMA; others converted); smalldb is "
+		   "rewritten once",
 	.options = add_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = add_run,
 };

@@ -8,6 +8,7 @@
 #define KC_LIBRARY_H
 
 #include "kc.h"
+#include "km-convert.h"
 #include "km-library.h"
 #include "km-library-import.h"
 #include "km-playlist-import.h"
@@ -58,6 +59,7 @@ struct kc_import_request {
 	bool show_progress;	/* even when stdout is no terminal */
 	const char *playlist_file;	/* instead of roots */
 	const char *playlist_name;	/* NULL: the file's name */
+	const KmConvertSettings *convert;	/* NULL: files the player cannot play are refused */
 };
 int kc_import(struct kc_ctx *ctx, KmLibrary *lib, const struct kc_import_request *req);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kc-convert-opts.h"
 #include "km-playlist.h"
 
 static char *playlist_name_option;
@@ -19,6 +20,7 @@ static char *playlist_name_option;
 static const GOptionEntry playlist_options[] = {
 	{ "name", 'n', 0, G_OPTION_ARG_STRING, &playlist_name_option,
 	  "import: the new playlist's name (default: the file's, without .m3u or .m3u8)", "NAME" },
+	KC_CONVERT_OPTIONS,
 	{ NULL }
 };
 
@@ -276,16 +278,20 @@ static int change(struct kc_ctx *ctx, KmTransaction *tx, void *data)
 /* import FILE: the list made a playlist, its files added (kc_import()). */
 static int import_list(struct kc_ctx *ctx, const char *file)
 {
+	KmConvertSettings settings;
+	const KmConvertSettings *convert;
 	struct kc_library kl;
-	int status;
+	int status = kc_convert_settings(ctx, &settings, &convert);
 
+	if (status)
+		return status;
 	if (playlist_name_option && !g_utf8_validate(playlist_name_option, -1, NULL))
 		return kc_usage(ctx, "--name is not valid UTF-8");
 	status = kc_library_open(ctx, true, false, &kl);
 	if (status)
 		return status;
 	status = kc_import(ctx, kl.lib, &(struct kc_import_request){
-		.playlist_file = file, .playlist_name = playlist_name_option });
+		.playlist_file = file, .playlist_name = playlist_name_option, .convert = convert });
 	return kc_library_close(ctx, &kl, status);
 }
 

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "kc-convert-opts.h"
 #include "km-import.h"
 #include "km-sync.h"
 
@@ -26,6 +27,7 @@ static const GOptionEntry sync_options[] = {
 	  "Delete the tracks that are not under the folders (their playlist entries too)", NULL },
 	{ "progress", 0, 0, G_OPTION_ARG_NONE, &sync_progress,
 	  "Show progress on standard error even when standard output is no terminal", NULL },
+	KC_CONVERT_OPTIONS,
 	{ NULL }
 };
 
@@ -68,9 +70,15 @@ static void print_plan(KmLibrary *lib, const KmSyncPlan *plan)
 
 	for (guint i = 0; i < plan->add->len; i++) {
 		const KmSyncFile *f = plan->add->pdata[i];
-		g_autofree char *line = track_line(f->props);
 		g_autofree char *path = kc_shown(f->path);
+		g_autofree char *line = NULL;
 
+		if (f->conversion) {	/* its tags are read once it is converted */
+			printf("add: %s (converted to %s)\n", path,
+			       km_convert_format_name(f->conversion->format));
+			continue;
+		}
+		line = track_line(f->props);
 		printf("add: %s (%s)\n", line, path);
 	}
 	for (guint i = 0; sync_delete && i < plan->remove->len; i++) {
@@ -118,7 +126,8 @@ static int delete_missing(struct kc_ctx *ctx, KmLibrary *lib, const GArray *fids
 	return KC_EXIT_OK;
 }
 
-static int run_plan(struct kc_ctx *ctx, KmLibrary *lib, const KmSyncPlan *plan)
+static int run_plan(struct kc_ctx *ctx, KmLibrary *lib, const KmSyncPlan *plan,
+		    const KmConvertSettings *convert)
 {
 	g_autoptr(GPtrArray) roots = g_ptr_array_new();
 	int status;
@@ -136,30 +145,34 @@ static int run_plan(struct kc_ctx *ctx, KmLibrary *lib, const KmSyncPlan *plan)
 		g_ptr_array_add(roots, ((KmSyncFile *)plan->add->pdata[i])->path);
 	return kc_import(ctx, lib, &(struct kc_import_request){
 		.roots = (const char *const *)roots->pdata, .n_roots = roots->len,
-		.show_progress = sync_progress });
+		.show_progress = sync_progress, .convert = convert });
 }
 
 static int sync_run(struct kc_ctx *ctx)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmSyncPlan) plan = NULL;
+	KmConvertSettings settings;
+	const KmConvertSettings *convert;
 	struct kc_library kl;
-	int status;
+	int status = kc_convert_settings(ctx, &settings, &convert);
 
+	if (status)
+		return status;
 	for (int i = 0; i < ctx->argc; i++)
 		if (!g_file_test(ctx->argv[i], G_FILE_TEST_IS_DIR))
 			return kc_usage(ctx, "not a folder: '%s'", ctx->argv[i]);
 	status = kc_library_open(ctx, !sync_dry_run, false, &kl);
 	if (status)
 		return status;
-	plan = km_library_plan_sync(kl.lib, (const char *const *)ctx->argv, (guint)ctx->argc, NULL,
-				    NULL, on_walk_problem, on_unplayable, ctx, &error);
+	plan = km_library_plan_sync(kl.lib, (const char *const *)ctx->argv, (guint)ctx->argc,
+				    convert, NULL, on_walk_problem, on_unplayable, ctx, &error);
 	if (!plan)
 		return kc_library_close(ctx, &kl, kc_fail_gerror(ctx, "sync", error));
 	if (sync_dry_run)
 		print_plan(kl.lib, plan);
 	else
-		status = run_plan(ctx, kl.lib, plan);
+		status = run_plan(ctx, kl.lib, plan, convert);
 	return kc_library_close(ctx, &kl, status);
 }
 
@@ -170,7 +183,8 @@ const struct kc_command kc_cmd_sync = {
 	.options = sync_options,
 	.description = "A file and a track on the player are the same when they have the same "
 		       "audio (its rid), whatever tags were edited since: a second sync of an "
-		       "unchanged folder does nothing.",
+		       "unchanged folder does nothing. A file converted on its way to the "
+		       "player is the same as the track it became (var/km-sources).",
 	.min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = sync_run,
 };

@@ -299,55 +299,100 @@ static KmProperties *import_open_file(const char *path, const KmImportReader *re
 	return props;
 }
 
-static KmProperties *import_fd(const char *path, int fd, KmImportFlags flags, GError **error)
+/* Open path for reading as an import reads it: a regular file a Karma file can hold. */
+static gboolean reader_open(const char *path, KmImportReader *reader, GError **error)
 {
-	KmImportReader reader = { .fd = fd };
 	struct stat st;
 
-	if (fstat(fd, &st) < 0) {
+	reader->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (reader->fd < 0) {
+		int saved = errno;
+
+		km_import_set_error(error, KM_IMPORT_ERROR_READ, "cannot open it: %s",
+				    g_strerror(saved));
+		return FALSE;
+	}
+	if (fstat(reader->fd, &st) < 0) {
 		int saved = errno;
 
 		km_import_set_error(error, KM_IMPORT_ERROR_READ, _("cannot read it: %s"),
 				    g_strerror(saved));
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	} else if (!S_ISREG(st.st_mode)) {
 		km_import_set_error(error, KM_IMPORT_ERROR_READ, "not a regular file");
-		return NULL;
-	}
-	reader.size = (guint64)st.st_size;
-	if (reader.size > KM_IMPORT_MAX_SIZE) {
+	} else if ((guint64)st.st_size > KM_IMPORT_MAX_SIZE) {
 		km_import_set_error(error, KM_IMPORT_ERROR_TOO_LARGE,
 				    "%" G_GUINT64_FORMAT " bytes, more than a Karma file can hold "
-				    "(4 GiB - 1)", reader.size);
-		return NULL;
+				    "(4 GiB - 1)", (guint64)st.st_size);
+	} else {
+		reader->size = (guint64)st.st_size;
+		return TRUE;
 	}
-	return import_open_file(path, &reader, flags, error);
+	close(reader->fd);
+	return FALSE;
+}
+
+/* The error of a public call, the file's name in front. */
+static void propagate_named(const char *path, GError *local, GError **error)
+{
+	g_autofree char *name = g_filename_display_name(path);
+
+	g_propagate_prefixed_error(error, local, "%s: ", name);
 }
 
 KmProperties *km_import_file(const char *path, KmImportFlags flags, GError **error)
 {
+	KmImportReader reader;
 	GError *local = NULL;
 	KmProperties *props = NULL;
-	int fd;
 
 	g_return_val_if_fail(path, NULL);
 	g_return_val_if_fail(!error || !*error, NULL);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int saved = errno;
-
-		km_import_set_error(&local, KM_IMPORT_ERROR_READ, "cannot open it: %s",
-				    g_strerror(saved));
-	} else {
-		props = import_fd(path, fd, flags, &local);
-		close(fd);
+	if (reader_open(path, &reader, &local)) {
+		props = import_open_file(path, &reader, flags, &local);
+		close(reader.fd);
 	}
-	if (local) {
-		g_autofree char *name = g_filename_display_name(path);
-
-		g_propagate_prefixed_error(error, local, "%s: ", name);
-	}
+	if (local)
+		propagate_named(path, local, error);
 	return props;
+}
+
+gboolean km_import_playable(const char *path, GError **error)
+{
+	KmImportReader reader;
+	KmAudioInfo info = { 0 };
+	GError *local = NULL;
+
+	g_return_val_if_fail(path, FALSE);
+	if (reader_open(path, &reader, &local)) {
+		if (reader.size <= KM_IMPORT_MIN_TUNE_SIZE)
+			km_import_set_error(&local, KM_IMPORT_ERROR_TOO_SMALL,
+					    "too small for a tune");
+		else
+			km_import_probe(&reader, &info, &local);
+		km_import_tags_clear(&info.tags);
+		close(reader.fd);
+	}
+	if (!local)
+		return TRUE;
+	propagate_named(path, local, error);
+	return FALSE;
+}
+
+char *km_import_source_id(const char *path, GError **error)
+{
+	KmImportReader reader;
+	char rid[2 * MD5_LEN + 1];
+	GError *local = NULL;
+	char *id = NULL;
+
+	g_return_val_if_fail(path, NULL);
+	if (reader_open(path, &reader, &local)) {
+		if (compute_rid(&reader, 0, reader.size, rid, &local))
+			id = g_strdup_printf("%" G_GINT64_MODIFIER "x-%s", reader.size, rid);
+		close(reader.fd);
+	}
+	if (local)
+		propagate_named(path, local, error);
+	return id;
 }

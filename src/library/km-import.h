@@ -84,6 +84,21 @@ typedef enum {
  */
 KmProperties *km_import_file(const char *path, KmImportFlags flags, GError **error);
 
+/*
+ * Whether the Karma plays the file at path as it is (the probe of
+ * km_import_file(), without the tags and the rid): FALSE with the error
+ * km_import_file() would give. The import converts files refused with
+ * NOT_AUDIO or UNSUPPORTED (km-import-convert.h).
+ */
+gboolean km_import_playable(const char *path, GError **error);
+
+/*
+ * The identity of a source file an import converts (docs/KARMA.md §11.1):
+ * its size in hex, '-', and the rid of the whole file (as if it had no
+ * tags). NULL with a READ or TOO_LARGE error.
+ */
+char *km_import_source_id(const char *path, GError **error);
+
 G_END_DECLS
 
 #endif

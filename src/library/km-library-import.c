@@ -3,11 +3,16 @@
 #include "km-library-import.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "km-import-convert.h"
 
 typedef struct {
 	KmLibrary *lib;
 	const KmLibraryImportOptions *options;
 	GPtrArray *files;	/* KmWalkFile*: what the walk found */
+	KmConversions *conversions;	/* NULL: nothing is converted */
 	KmTransaction *tx;	/* the batch's, opened by the first file that needs one */
 	GPtrArray *batch;	/* KmWalkFile* copied into tx (owned by files) */
 	gint64 batch_start;
@@ -75,8 +80,63 @@ static void cancel_other(GCancellable *cancelled, gpointer other)
 	g_cancellable_cancel(other);
 }
 
-/* km_transaction_import(), cut short by the whole import's cancellable or by the file's root's. */
-static gboolean import_file(Import *im, const KmWalkFile *file, KmImportResult *result,
+/* The size of the file at path, or keep. */
+static guint64 file_size(const char *path, guint64 keep)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (guint64)st.st_size : keep;
+}
+
+/*
+ * A file to convert: a duplicate when its source is on the player already;
+ * else its converted file (waited for) is imported, and its source noted.
+ */
+static gboolean import_converted(Import *im, KmWalkFile *file, guint index,
+				 const KmImportOptions *options, KmImportResult *result,
+				 GError **error)
+{
+	const char *id = km_conversions_source_id(im->conversions, index);
+	guint64 estimate = file->size;
+	const char *path;
+	gboolean ok;
+
+	if (!im->options->copy_duplicates && km_transaction_find_source(im->tx, id, &result->fid)) {
+		result->outcome = KM_IMPORT_DUPLICATE;
+		return TRUE;
+	}
+	path = km_conversions_take(im->conversions, index, options->progress, options->data,
+				   options->cancellable, error);
+	if (!path) {
+		km_conversions_release(im->conversions, index);
+		return FALSE;
+	}
+	file->size = file_size(path, file->size);
+	if (im->options->converted)
+		im->options->converted(file, index, estimate, im->options->data);
+	ok = km_transaction_import(im->tx, path, file->size, options, result, error);
+	if (ok && result->outcome == KM_IMPORT_ADDED)
+		km_transaction_note_source(im->tx, id, result->fid);
+	km_conversions_release(im->conversions, index);
+	return ok;
+}
+
+/* A file the Karma does not play as it is, and that cannot be converted either. */
+static const GError *conversion_problem(const Import *im, guint index)
+{
+	return im->conversions ? km_conversions_problem(im->conversions, index) : NULL;
+}
+
+static const KmConvertPlan *conversion_plan(const Import *im, guint index)
+{
+	return im->conversions ? km_conversions_plan(im->conversions, index) : NULL;
+}
+
+/*
+ * km_transaction_import() of the file, or of what it is converted to; cut
+ * short by the whole import's cancellable or by the file's root's.
+ */
+static gboolean import_file(Import *im, KmWalkFile *file, guint index, KmImportResult *result,
 			    GError **error)
 {
 	GCancellable *sources[2] = { im->options->cancellable, root_cancellable(im, file) };
@@ -89,11 +149,20 @@ static gboolean import_file(Import *im, const KmWalkFile *file, KmImportResult *
 	gulong handlers[2] = { 0, 0 };
 	gboolean ok;
 
+	memset(result, 0, sizeof(*result));
+	if (conversion_problem(im, index)) {
+		g_propagate_error(error, g_error_copy(conversion_problem(im, index)));
+		return FALSE;
+	}
 	for (guint i = 0; i < 2; i++)
 		if (sources[i])
 			handlers[i] = g_cancellable_connect(sources[i], G_CALLBACK(cancel_other),
 							    cancellable, NULL);
-	ok = km_transaction_import(im->tx, file->path, file->size, &options, result, error);
+	if (conversion_plan(im, index))
+		ok = import_converted(im, file, index, &options, result, error);
+	else
+		ok = km_transaction_import(im->tx, file->path, file->size, &options, result,
+					   error);
 	for (guint i = 0; i < 2; i++)
 		if (sources[i])
 			g_cancellable_disconnect(sources[i], handlers[i]);
@@ -119,9 +188,11 @@ static gboolean file_failed(Import *im, const KmWalkFile *file, guint index, GEr
 	gboolean stops = km_library_error_is_device(*error) ||
 			 (whole_cancelled &&
 			  g_error_matches(*error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+	KmImportFileResult result = { file, index, KM_IMPORT_FAILED, 0, NULL, { 0 }, *error, stops,
+				      conversion_plan(im, index) };
 
 	im->player_failed = km_library_error_is_device(*error);
-	report(im, file, index, KM_IMPORT_FAILED, *error, stops);
+	im->options->done(&result, im->options->data);
 	if (!stops)
 		g_clear_error(error);
 	return !stops;
@@ -146,7 +217,8 @@ static gboolean import_one(Import *im, KmWalkFile *file, guint index, GError **e
 			return FALSE;
 		}
 	}
-	if (!import_file(im, file, &r, error))
+	result.conversion = conversion_plan(im, index);
+	if (!import_file(im, file, index, &r, error))
 		return file_failed(im, file, index, error);
 	result.outcome = r.outcome;
 	result.fid = r.fid;
@@ -192,6 +264,16 @@ static gboolean finish(Import *im, guint next, GError **stop)
 	return *stop == NULL;
 }
 
+/* The files' sizes, converted ones at their estimates. */
+static guint64 walked_total(GPtrArray *files)
+{
+	guint64 total = 0;
+
+	for (guint i = 0; i < files->len; i++)
+		total += ((KmWalkFile *)files->pdata[i])->size;
+	return total;
+}
+
 static void ignore_problem(const char *path, guint root, gboolean is_root, KmWalkProblem problem,
 			   const char *message, gpointer data)
 {
@@ -201,7 +283,7 @@ gboolean km_library_import(KmLibrary *lib, const char *const *roots, guint n_roo
 			   const KmLibraryImportOptions *options, GError **error)
 {
 	g_autoptr(GPtrArray) batch = g_ptr_array_new();
-	Import im = { lib, options, NULL, NULL, batch, 0, FALSE };
+	Import im = { lib, options, NULL, NULL, NULL, batch, 0, FALSE };
 	GError *stop = NULL;
 	guint64 total = 0;
 	guint i;
@@ -212,6 +294,11 @@ gboolean km_library_import(KmLibrary *lib, const char *const *roots, guint n_roo
 	im.files = km_import_walk(roots, n_roots, options->recursive, options->cancellable,
 				  options->walk_problem ? options->walk_problem : ignore_problem,
 				  options->data, &total);
+	if (options->convert) {
+		im.conversions = km_conversions_new(lib, im.files, options->convert,
+						    options->copy_duplicates, options->cancellable);
+		total = walked_total(im.files);
+	}
 	if (options->walked)
 		options->walked(im.files, total, options->data);
 	for (i = 0; i < im.files->len && !stop; i++) {
@@ -224,6 +311,7 @@ gboolean km_library_import(KmLibrary *lib, const char *const *roots, guint n_roo
 		import_one(&im, file, i, &stop);
 	}
 	ok = finish(&im, i, &stop);
+	km_conversions_free(im.conversions);
 	g_ptr_array_unref(im.files);
 	if (!ok)
 		g_propagate_error(error, stop);

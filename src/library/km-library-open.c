@@ -328,6 +328,7 @@ KmLibrary *km_library_open(const struct omfs_blockdev *dev, const KmLibraryOptio
 	    !mount_music(lib, volume, error) || !load_objects(lib, options->scan, error) ||
 	    !recover_journal(lib, error))
 		return NULL;
+	km_library_load_sources(lib);
 	return g_steal_pointer(&lib);
 }
 

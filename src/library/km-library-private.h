@@ -12,6 +12,7 @@
 #include "km-karma-label.h"
 #include "km-library.h"
 #include "km-smalldb.h"
+#include "km-sources.h"
 #include "km-transaction.h"
 
 G_BEGIN_DECLS
@@ -50,6 +51,8 @@ struct _KmLibrary {
 	KmChangeSet *pending_journal;
 	KmSmalldbHeader smalldb_hdr;
 	gboolean have_smalldb_hdr;
+	/* var/km-sources (km-sources.h): source id -> KmSource*, stale entries included. */
+	GHashTable *sources;
 	/* rid -> GArray of fids of the tunes with that rid; NULL until needed. */
 	GHashTable *rid_index;
 
@@ -131,6 +134,20 @@ gboolean km_files_move_aside(KmLibrary *lib, guint32 fid, char **where, GError *
 /* The smalldb rows; *missing when var/smalldb is not there (rows NULL, no error). */
 GPtrArray *km_files_read_smalldb(KmLibrary *lib, KmSmalldbHeader *hdr, GArray **deleted,
 				 gboolean *missing, GError **error);
+
+/* ---- km-library-sources.c: var/km-sources (docs/KARMA.md §11.1) ---- */
+
+/* Read it into lib->sources (empty when absent; a file that cannot be read is a warning). */
+void km_library_load_sources(KmLibrary *lib);
+/* Whether object (may be NULL) is still the tune source was converted into. */
+gboolean km_source_matches(const KmSource *source, const KmProperties *object);
+/*
+ * Write the committed sources still true plus extra's (id -> KmSource*) to
+ * var/km-sources, not synced; the new table, to install once the commit is done.
+ */
+GHashTable *km_library_write_sources(KmLibrary *lib, GHashTable *extra, GError **error);
+/* The committed tune converted from source id, if any. */
+gboolean km_library_find_source(KmLibrary *lib, const char *id, guint32 *fid);
 
 /* ---- km-commit.c ---- */
 

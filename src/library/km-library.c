@@ -38,6 +38,7 @@ static void km_library_finalize(GObject *object)
 	g_clear_pointer(&lib->pending_deletes, g_array_unref);
 	g_clear_pointer(&lib->pending_journal, km_change_set_free);
 	g_clear_pointer(&lib->rid_index, g_hash_table_unref);
+	g_clear_pointer(&lib->sources, g_hash_table_unref);
 	g_clear_pointer(&lib->warnings, g_ptr_array_unref);
 	g_free(lib->failed);
 	G_OBJECT_CLASS(km_library_parent_class)->finalize(object);
@@ -54,6 +55,7 @@ static void km_library_init(KmLibrary *lib)
 	lib->fids = km_fid_allocator_new();
 	lib->generation_floor = g_hash_table_new(NULL, NULL);
 	lib->pending_deletes = g_array_new(FALSE, FALSE, sizeof(guint32));
+	lib->sources = km_sources_new();
 	lib->warnings = g_ptr_array_new_null_terminated(4, g_free, TRUE);
 	lib->fids0_ino = OMFS_NIL;
 	lib->var_ino = OMFS_NIL;

@@ -5,7 +5,9 @@
  */
 #include "km-sync.h"
 
+#include "km-import-convert.h"
 #include "km-import.h"
+#include "km-library-private.h"
 #include "km-properties.h"
 
 static void sync_file_free(KmSyncFile *file)
@@ -88,6 +90,9 @@ static gboolean match_tune(GHashTable *by_rid, const char *rid, GHashTable *matc
 }
 
 typedef struct {
+	KmLibrary *lib;
+	KmConversions *conversions;	/* NULL: nothing is converted */
+	GHashTable *planned_sources;	/* source ids of the files to convert and add */
 	GHashTable *by_rid;		/* the player's tunes (tunes_by_rid()) */
 	GHashTable *matched;		/* fids a file is */
 	GHashTable *planned_rids;	/* of the files to add */
@@ -102,17 +107,61 @@ typedef struct {
  * earlier file of the plan has its rid: the import would call it a
  * duplicate of that one), or unplayable.
  */
+static void plan_unplayable(Planner *pl, const KmWalkFile *file, const GError *error)
+{
+	pl->plan->n_unplayable++;
+	if (pl->unplayable)
+		pl->unplayable(file->path, error, pl->data);
+}
+
+static void plan_add(Planner *pl, const KmWalkFile *file, KmProperties *props,
+		     const KmConvertPlan *conversion)
+{
+	KmSyncFile *add = g_new0(KmSyncFile, 1);
+
+	add->path = g_strdup(file->path);
+	add->size = file->size;
+	add->props = props;
+	add->conversion = conversion ? g_memdup2(conversion, sizeof(*conversion)) : NULL;
+	g_ptr_array_add(pl->plan->add, add);
+	pl->plan->add_bytes += file->size;
+}
+
+/*
+ * A file to convert (FALSE when it is not one): present when its source is
+ * a tune's (var/km-sources), else to add, converted, unless an earlier file
+ * of the plan is the same source.
+ */
+static gboolean plan_converted(Planner *pl, const KmWalkFile *file, guint index)
+{
+	const GError *problem = km_conversions_problem(pl->conversions, index);
+	const char *id = km_conversions_source_id(pl->conversions, index);
+	guint32 fid;
+
+	if (problem) {
+		plan_unplayable(pl, file, problem);
+		return TRUE;
+	}
+	if (!id)
+		return FALSE;
+	if (km_library_find_source(pl->lib, id, &fid) &&
+	    g_hash_table_add(pl->matched, GUINT_TO_POINTER(fid))) {
+		pl->plan->n_present++;
+		return TRUE;
+	}
+	if (g_hash_table_add(pl->planned_sources, g_strdup(id)))
+		plan_add(pl, file, NULL, km_conversions_plan(pl->conversions, index));
+	return TRUE;
+}
+
 static void plan_file(Planner *pl, const KmWalkFile *file)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmProperties) props = km_import_file(file->path, KM_IMPORT_FLAGS_NONE, &error);
 	const char *rid;
-	KmSyncFile *add;
 
 	if (!props) {
-		pl->plan->n_unplayable++;
-		if (pl->unplayable)
-			pl->unplayable(file->path, error, pl->data);
+		plan_unplayable(pl, file, error);
 		return;
 	}
 	rid = km_properties_get(props, "rid");
@@ -124,16 +173,12 @@ static void plan_file(Planner *pl, const KmWalkFile *file)
 	}
 	if (rid && !g_hash_table_add(pl->planned_rids, g_strdup(rid)))
 		return;
-	add = g_new0(KmSyncFile, 1);
-	add->path = g_strdup(file->path);
-	add->size = file->size;
-	add->props = g_steal_pointer(&props);
-	g_ptr_array_add(pl->plan->add, add);
-	pl->plan->add_bytes += file->size;
+	plan_add(pl, file, g_steal_pointer(&props), NULL);
 }
 
 KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, guint n_folders,
-				 const KmConvertSettings *convert, GCancellable *cancellable, KmWalkProblemFunc problem,
+				 const KmConvertSettings *convert, GCancellable *cancellable,
+				 KmWalkProblemFunc problem,
 				 void (*unplayable)(const char *path, const GError *error,
 						    gpointer data),
 				 gpointer data, GError **error)
@@ -146,14 +191,22 @@ KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, gui
 	g_autoptr(GPtrArray) files = km_import_walk(folders, n_folders, TRUE, cancellable, problem,
 						    data, &total);
 	g_autoptr(KmSyncPlan) plan = g_new0(KmSyncPlan, 1);
-	Planner pl = { by_rid, matched, planned_rids, plan, unplayable, data };
+	g_autoptr(GHashTable) planned_sources = g_hash_table_new_full(g_str_hash, g_str_equal,
+								      g_free, NULL);
+	g_autoptr(KmConversions) conversions = NULL;
+	Planner pl = { lib, NULL, planned_sources, by_rid, matched, planned_rids, plan,
+		       unplayable, data };
 
 	plan->add = g_ptr_array_new_with_free_func((GDestroyNotify)sync_file_free);
 	plan->remove = g_array_new(FALSE, FALSE, sizeof(guint32));
+	if (convert)
+		pl.conversions = conversions = km_conversions_new(lib, files, convert, TRUE,
+								  cancellable);
 	for (guint i = 0; i < files->len; i++) {
 		if (g_cancellable_set_error_if_cancelled(cancellable, error))
 			return NULL;
-		plan_file(&pl, files->pdata[i]);
+		if (!pl.conversions || !plan_converted(&pl, files->pdata[i], i))
+			plan_file(&pl, files->pdata[i]);
 	}
 	if (g_cancellable_set_error_if_cancelled(cancellable, error))
 		return NULL;

@@ -27,6 +27,8 @@ struct _KmTransaction {
 	 */
 	GHashTable *rid_index;
 	GHashTable *edited;	/* set of fids */
+	/* The sources of the converted files added (km-sources.h), for var/km-sources. */
+	GHashTable *sources;
 	gboolean done;		/* committed or rolled back */
 };
 
@@ -48,6 +50,14 @@ KmProperties *km_transaction_new_object(const KmProperties *props, guint32 fid,
 void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean data_written);
 /* Remove the fids (a set of GUINT_TO_POINTER) from every playlist (km-transaction-playlist.c). */
 gboolean km_transaction_unlist(KmTransaction *tx, GHashTable *fids, GError **error);
+
+/*
+ * Before the commit's journal: var/km-sources with this transaction's
+ * sources (nothing when it has none); *installed gets the table to install
+ * once the commit is done (km-transaction-sources.c).
+ */
+gboolean km_transaction_write_sources(KmTransaction *tx, GHashTable **installed,
+				      GError **error);
 
 G_END_DECLS
 

@@ -42,6 +42,7 @@ static void km_transaction_finalize(GObject *object)
 	g_hash_table_unref(tx->staged);
 	g_hash_table_unref(tx->rid_index);
 	g_hash_table_unref(tx->edited);
+	g_hash_table_unref(tx->sources);
 	G_OBJECT_CLASS(km_transaction_parent_class)->finalize(object);
 }
 
@@ -57,6 +58,7 @@ static void km_transaction_init(KmTransaction *tx)
 	tx->rid_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      (GDestroyNotify)g_array_unref);
 	tx->edited = g_hash_table_new(NULL, NULL);
+	tx->sources = km_sources_new();
 }
 
 KmTransaction *km_library_begin(KmLibrary *lib, GError **error)
@@ -592,6 +594,7 @@ static gboolean unlist_player_deletions(KmTransaction *tx, GError **error)
 gboolean km_transaction_commit(KmTransaction *tx, GError **error)
 {
 	g_autoptr(KmChangeSet) cs = NULL;
+	g_autoptr(GHashTable) sources = NULL;
 	gboolean ok;
 
 	g_return_val_if_fail(KM_IS_TRANSACTION(tx), FALSE);
@@ -605,7 +608,12 @@ gboolean km_transaction_commit(KmTransaction *tx, GError **error)
 	if (!unlist_player_deletions(tx, error))
 		return FALSE;
 	cs = km_transaction_staged_changes(tx);
-	ok = km_library_commit_changes(tx->lib, cs, KM_COMMIT_JOURNAL, error);
+	ok = km_transaction_write_sources(tx, &sources, error) &&
+	     km_library_commit_changes(tx->lib, cs, KM_COMMIT_JOURNAL, error);
+	if (ok && sources) {
+		g_hash_table_unref(tx->lib->sources);
+		tx->lib->sources = g_steal_pointer(&sources);
+	}
 	/* A commit that wrote nothing can be retried or rolled back; one that wrote, not. */
 	if (ok || tx->lib->failed)
 		finish(tx);

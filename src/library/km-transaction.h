@@ -97,6 +97,13 @@ gboolean km_transaction_check_room(KmTransaction *tx, const KmProperties *props,
 
 /* The object as a commit would leave it (owned by tx), NULL when absent or removed. */
 KmProperties *km_transaction_lookup(KmTransaction *tx, guint32 fid);
+/*
+ * A converted file was added as fid: remember its source (id from
+ * km_import_source_id()), written to var/km-sources by the commit.
+ */
+void km_transaction_note_source(KmTransaction *tx, const char *source_id, guint32 fid);
+/* The tune converted from source id, committed or added in this transaction. */
+gboolean km_transaction_find_source(KmTransaction *tx, const char *source_id, guint32 *fid);
 /* km_library_find_duplicate(), counting the tracks added in this transaction too. */
 gboolean km_transaction_find_duplicate(KmTransaction *tx, const KmProperties *candidate,
 				       guint32 *fid);

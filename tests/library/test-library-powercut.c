@@ -12,7 +12,8 @@
  *     transaction or after it, whole, never a mix;
  *   - opened writable (which finishes an interrupted commit), it shows the
  *     same, verifies with at worst orphaned data files, and verifies clean
- *     once repaired; every track's data is intact.
+ *     once repaired; every track's data is intact; the source noted for
+ *     an added track (var/km-sources) is known after it, not before.
  * And removing two tracks from a full volume, cut at every write: each
  * track is whole or gone, and verifies clean once repaired.
  */
@@ -25,6 +26,8 @@
 
 #define VOLUME_SIZE (8u << 20)
 #define N_BASE 4
+/* A converted file's source, noted for the first track the transaction adds. */
+#define SOURCE_ID "2a30-0123456789abcdef0123456789abcdef"
 
 struct world {
 	guint8 *base;			/* the volume before the transaction */
@@ -93,6 +96,8 @@ static gboolean transaction(KmLibrary *lib)
 		ok = km_transaction_add_file(tx, props, w.new_paths[i], NULL, NULL, NULL, &added[i],
 					     &error);
 	}
+	if (ok)
+		km_transaction_note_source(tx, SOURCE_ID, added[0]);
 	ok = ok && km_transaction_remove(tx, w.track[1], &error) &&
 	     km_transaction_set_property(tx, w.track[2], "title", "Edited", &error) &&
 	     km_transaction_playlist_create(tx, "New list", &mix, &error) &&
@@ -210,6 +215,21 @@ static void assert_player_view(const struct omfs_blockdev *dev)
 	omfs_unmount(fs);
 }
 
+/* Whether the library knows SOURCE_ID (writable: a transaction looks it up). */
+static gboolean knows_source(KmLibrary *lib)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(KmTransaction) tx = km_library_begin(lib, &error);
+	guint32 fid = 0;
+	gboolean known;
+
+	g_assert_no_error(error);
+	known = km_transaction_find_source(tx, SOURCE_ID, &fid);
+	g_assert_true(!known || km_library_lookup(lib, fid));
+	g_assert_true(km_transaction_rollback(tx, NULL));
+	return known;
+}
+
 /* After a cut at write k: what the disk holds. Returns the state (0 or 1). */
 static int check_after_cut(const guint8 *image, guint64 k)
 {
@@ -240,6 +260,7 @@ static int check_after_cut(const guint8 *image, guint64 k)
 	tu_assert_verifies_clean(lib);
 	g_assert_cmpint(which_state(lib), ==, state);
 	assert_data_intact(lib, state);
+	g_assert_cmpint(knows_source(lib), ==, state == 1);
 	tu_close(lib);
 	g_assert_cmpuint(tu_assert_fsck_after_cut(&m->bdev), <=, stale_mirrors);
 	g_test_message("cut at write %" G_GUINT64_FORMAT ": %s, %u findings, %u stale mirrors", k,
