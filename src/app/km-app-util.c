@@ -167,3 +167,13 @@ char *km_backup_folder(GSettings *settings)
 	/* Translators: the folder made for backups of the player */
 	return g_build_filename(parent, _("Karma Backups"), NULL);
 }
+
+gboolean km_conversion_from_settings(GSettings *settings, KmConvertSettings *convert)
+{
+	if (!g_settings_get_boolean(settings, "convert"))
+		return FALSE;
+	/* the schema's enum has KmConvertFormat's values and names, its range the library's */
+	convert->lossy_to = (KmConvertFormat)g_settings_get_enum(settings, "convert-format");
+	convert->quality = (guint)g_settings_get_int(settings, "convert-quality");
+	return TRUE;
+}

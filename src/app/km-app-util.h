@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "km-convert.h"
 #include "km-track.h"
 
 G_BEGIN_DECLS
@@ -119,5 +120,10 @@ gboolean km_error_is_cancelled(const GError *error);
  * home) folder.
  */
 char *km_backup_folder(GSettings *settings);
+/*
+ * Whether the settings (convert, convert-format, convert-quality) say to
+ * convert files the player cannot play; if so, convert gets how.
+ */
+gboolean km_conversion_from_settings(GSettings *settings, KmConvertSettings *convert);
 
 G_END_DECLS

@@ -174,6 +174,22 @@ void _km_player_view_close(KmPlayerView *self, const char *message)
 	g_signal_emit(self, signals[SIGNAL_CLOSED], 0, message);
 }
 
+/* The conversion settings, for the adds and syncs queued from now on. */
+static void apply_conversion(KmPlayerView *self)
+{
+	KmConvertSettings convert;
+
+	km_session_set_conversion(self->session,
+				  km_conversion_from_settings(self->settings, &convert) ? &convert
+											: NULL);
+}
+
+static void on_setting_changed(KmPlayerView *self, const char *key)
+{
+	if (g_str_has_prefix(key, "convert"))
+		apply_conversion(self);
+}
+
 static void set_session(KmPlayerView *self, KmSession *session)
 {
 	self->session = g_object_ref(session);
@@ -192,6 +208,9 @@ static void set_session(KmPlayerView *self, KmSession *session)
 				G_CONNECT_SWAPPED);
 	g_signal_connect_object(session, "failed", G_CALLBACK(on_session_failed), self,
 				G_CONNECT_SWAPPED);
+	g_signal_connect_object(self->settings, "changed", G_CALLBACK(on_setting_changed), self,
+				G_CONNECT_SWAPPED);
+	apply_conversion(self);
 	update_subtitle(self);
 	update_capacity(self);
 	_km_player_view_init_backup(self);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * km-preferences-window.c - the preferences window (the backup folder is
- * chosen here, once, or left at its default). A mistyped template is
- * reported by the export that uses it (the widgets do not call the library,
- * where templates are parsed).
+ * chosen here, once, or left at its default; the conversion of files the
+ * player cannot play is kept here, and each player view gives it to its
+ * session). A mistyped template is reported by the export that uses it
+ * (the widgets do not call the library, where templates are parsed).
  */
 #define G_LOG_DOMAIN "km-preferences-window"
 
@@ -19,6 +20,10 @@ struct _KmPreferencesWindow {
 	KmPreferencesParent parent_instance;
 	GtkSwitch *duplicates_switch;
 	GtkSwitch *confirm_delete_switch;
+	GtkSwitch *convert_switch;
+	AdwComboRow *format_row;
+	GtkWidget *quality_row;
+	GtkSpinButton *quality_spin;
 	AdwEntryRow *template_row;
 	AdwActionRow *backup_folder_row;
 	GSettings *settings;
@@ -79,6 +84,69 @@ static void on_choose_backup_folder(KmPreferencesWindow *self)
 			FALSE, on_backup_folder_chosen);
 }
 
+/* The combo's positions are the schema's enum values (KmConvertFormat's). */
+static void show_format(KmPreferencesWindow *self)
+{
+	adw_combo_row_set_selected(self->format_row,
+				   (guint)g_settings_get_enum(self->settings, "convert-format"));
+}
+
+static void on_format_selected(KmPreferencesWindow *self)
+{
+	guint selected = adw_combo_row_get_selected(self->format_row);
+
+	if (selected != GTK_INVALID_LIST_POSITION)
+		g_settings_set_enum(self->settings, "convert-format", (gint)selected);
+}
+
+/*
+ * A row made insensitive with the focus inside (the quality being typed when
+ * Alt+V turns conversion off) would keep it without a focus-out, and GTK
+ * warns: the focus goes to the switch first.
+ */
+static void set_row_sensitive(KmPreferencesWindow *self, GtkWidget *row, gboolean sensitive)
+{
+	GtkRoot *root = gtk_widget_get_root(row);
+	GtkWidget *focus = root ? gtk_root_get_focus(root) : NULL;
+
+	if (!sensitive && focus && gtk_widget_is_ancestor(focus, row))
+		gtk_widget_grab_focus(GTK_WIDGET(self->convert_switch));
+	gtk_widget_set_sensitive(row, sensitive);
+}
+
+/* The format and quality matter only when converting, the quality only for a lossy format. */
+static void update_conversion_rows(KmPreferencesWindow *self)
+{
+	gboolean converts = g_settings_get_boolean(self->settings, "convert");
+
+	set_row_sensitive(self, GTK_WIDGET(self->format_row), converts);
+	set_row_sensitive(self, self->quality_row,
+			  converts && g_settings_get_enum(self->settings, "convert-format") !=
+					      KM_CONVERT_FLAC);
+}
+
+static void on_setting_changed(KmPreferencesWindow *self, const char *key)
+{
+	if (g_str_equal(key, "convert-format"))
+		show_format(self);
+	if (g_str_has_prefix(key, "convert"))
+		update_conversion_rows(self);
+}
+
+static void bind_conversion(KmPreferencesWindow *self)
+{
+	g_settings_bind(self->settings, "convert", self->convert_switch, "active",
+			G_SETTINGS_BIND_DEFAULT);
+	g_settings_bind(self->settings, "convert-quality", self->quality_spin, "value",
+			G_SETTINGS_BIND_DEFAULT);
+	show_format(self);
+	update_conversion_rows(self);
+	g_signal_connect_object(self->format_row, "notify::selected",
+				G_CALLBACK(on_format_selected), self, G_CONNECT_SWAPPED);
+	g_signal_connect_object(self->settings, "changed", G_CALLBACK(on_setting_changed), self,
+				G_CONNECT_SWAPPED);
+}
+
 static void km_preferences_window_dispose(GObject *object)
 {
 	KmPreferencesWindow *self = KM_PREFERENCES_WINDOW(object);
@@ -98,6 +166,10 @@ static void km_preferences_window_class_init(KmPreferencesWindowClass *klass)
 					     duplicates_switch);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
 					     confirm_delete_switch);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, convert_switch);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, format_row);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, quality_row);
+	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, quality_spin);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow, template_row);
 	gtk_widget_class_bind_template_child(widget_class, KmPreferencesWindow,
 					     backup_folder_row);
@@ -115,6 +187,7 @@ static void km_preferences_window_init(KmPreferencesWindow *self)
 			G_SETTINGS_BIND_DEFAULT);
 	g_settings_bind(self->settings, "confirm-delete", self->confirm_delete_switch, "active",
 			G_SETTINGS_BIND_DEFAULT);
+	bind_conversion(self);
 	template = g_settings_get_string(self->settings, "export-template");
 	gtk_editable_set_text(GTK_EDITABLE(self->template_row), template);
 	g_signal_connect_object(self->settings, "changed::backup-folder",

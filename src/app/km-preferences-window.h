@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-preferences-window.h - the preferences: the duplicate policy and the
- * export template, kept in GSettings.
+ * km-preferences-window.h - the preferences: the duplicate policy, the
+ * conversion of files the player cannot play, the export template, kept in
+ * GSettings.
  */
 #pragma once
 

@@ -27,6 +27,14 @@ typedef struct {
 	/* Bytes of the whole job: done so far, and the total (0 when not known yet). */
 	guint64 bytes_done;
 	guint64 bytes_total;
+	/*
+	 * The current file is being converted to one the Karma plays, before
+	 * its copy (KM_PHASE_CONVERTING): milliseconds of its audio done, and
+	 * its duration. The bytes above are the copy's.
+	 */
+	gboolean converting;
+	guint64 convert_done_ms;
+	guint64 convert_total_ms;
 	/* Bytes per second, averaged over the last few seconds; 0 when not known yet. */
 	double rate;
 	/* Seconds until the job is done at that rate; -1 when not known. */

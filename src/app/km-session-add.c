@@ -4,9 +4,10 @@
  * library's import (km_library_import, karmactl add's too: walk, probe,
  * duplicate and room checks, copy, commits) run on the worker, committing
  * in batches so that tracks appear as they land and a failure loses at
- * most the batch in flight. This file only turns its callbacks into the
- * job's progress and report, and the per-item cancellables into the
- * import's per-root ones.
+ * most the batch in flight; files the Karma cannot play converted as the
+ * session said when the job was queued. This file only turns its callbacks
+ * into the job's progress and report, and the per-item cancellables into
+ * the import's per-root ones.
  */
 #include "km-session-private.h"
 
@@ -29,6 +30,8 @@ typedef struct {
 	GPtrArray *cancellables;	/* GCancellable* or NULL, one per root */
 	KmAddFlags flags;
 	gboolean is_list;	/* roots holds one playlist file, made a playlist */
+	gboolean converts;	/* the session's conversion when the job was queued */
+	KmConvertSettings convert;
 
 	/* worker */
 	KmProgress progress;
@@ -93,11 +96,27 @@ static void on_begin(const KmWalkFile *file, guint index, gpointer data)
 			      index, file->size, add->bytes_before);
 }
 
+/* The copy's bytes, or (CONVERTING) the ms of audio converted while the copy waits. */
 static void on_copied(const KmLibraryProgress *p, gpointer data)
 {
 	AddJob *add = data;
 
-	km_worker_report_copied(add->job, &add->progress, add->bytes_before, p->done);
+	if (p->phase == KM_PHASE_CONVERTING)
+		km_worker_report_converting(add->job, &add->progress, p->done, p->total);
+	else
+		km_worker_report_copied(add->job, &add->progress, add->bytes_before, p->done);
+}
+
+/* The total counted the file's estimated size: its real one now, so that the time left holds. */
+static void on_converted(const KmWalkFile *file, guint index, guint64 estimate, gpointer data)
+{
+	AddJob *add = data;
+	KmProgress *p = &add->progress;
+	guint64 with_real = p->bytes_total + file->size;
+
+	p->bytes_total = with_real - MIN(estimate, with_real);
+	if (index == p->file_index)
+		p->file_bytes_total = file->size;
 }
 
 /* How the report says a file the import did not add (FAILED, NO_ROOM, NOT_TRIED). */
@@ -237,8 +256,9 @@ static void add_run(KmJob *job)
 		.copy_duplicates = (add->flags & KM_ADD_COPY_DUPLICATES) != 0,
 		.batching = { ADD_BATCH_FILES, ADD_BATCH_LIBRARY_SHARE, ADD_BATCH_US },
 		.cancellable = km_job_cancellable(job), .walk_problem = on_walk_problem,
-		.walked = on_walked, .begin = on_begin, .progress = on_copied, .done = on_done,
-		.committed = on_committed, .data = add,
+		.walked = on_walked, .begin = on_begin, .progress = on_copied,
+		.converted = on_converted, .done = on_done, .committed = on_committed, .data = add,
+		.convert = add->converts ? &add->convert : NULL,
 	};
 
 	add->job = job;
@@ -269,13 +289,15 @@ static void queue_add(KmSession *session, AddJob *add, KmProgressCallback progre
 	km_session_queue(session, job);
 }
 
-static AddJob *add_job_new(KmAddFlags flags)
+/* What the job needs of the session is copied now: the worker never reads the session's. */
+static AddJob *add_job_new(KmSession *session, KmAddFlags flags)
 {
 	AddJob *add = g_new0(AddJob, 1);
 
 	add->roots = g_ptr_array_new_with_free_func(g_object_unref);
 	add->cancellables = g_ptr_array_new_with_free_func(unref_if_set);
 	add->flags = flags;
+	add->converts = km_session_get_conversion(session, &add->convert);
 	return add;
 }
 
@@ -288,7 +310,7 @@ void km_session_import_playlist_async(KmSession *session, GFile *list, KmAddFlag
 
 	g_return_if_fail(KM_IS_SESSION(session));
 	g_return_if_fail(G_IS_FILE(list));
-	add = add_job_new(flags);
+	add = add_job_new(session, flags);
 	add->is_list = TRUE;
 	g_ptr_array_add(add->roots, g_object_ref(list));
 	g_ptr_array_add(add->cancellables, NULL);
@@ -305,7 +327,7 @@ void km_session_add_files_async(KmSession *session, GFile *const *files, guint n
 	AddJob *add;
 
 	g_return_if_fail(KM_IS_SESSION(session));
-	add = add_job_new(flags);
+	add = add_job_new(session, flags);
 	for (guint i = 0; i < n_files; i++) {
 		GCancellable *item = item_cancellables ? item_cancellables[i] : NULL;
 

@@ -82,6 +82,9 @@ struct _KmSession {
 	gboolean incomplete;
 	gboolean holding_changes;
 	GQueue held;		/* KmJob* that change the player, waiting for the release */
+	/* Copied into each add and sync plan job as it is made, never read by the worker. */
+	gboolean converts;
+	KmConvertSettings convert;
 
 	GAsyncQueue *queue;	/* KmJob*, then the stop sentinel */
 	KmWorker worker;
@@ -150,6 +153,9 @@ void km_worker_report_file(KmJob *job, KmProgress *progress, char *name, guint i
 			   guint64 size, guint64 bytes_before);
 void km_worker_report_copied(KmJob *job, KmProgress *progress, guint64 bytes_before,
 			     guint64 done);
+/* Or, before its copy, the file is being converted: done_ms of its total_ms of audio. */
+void km_worker_report_converting(KmJob *job, KmProgress *progress, guint64 done_ms,
+				 guint64 total_ms);
 GCancellable *km_job_cancellable(KmJob *job);
 /*
  * Whether error means the device is gone or failing; if so, the session

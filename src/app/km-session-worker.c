@@ -82,12 +82,23 @@ void km_worker_report_file(KmJob *job, KmProgress *progress, char *name, guint i
 	progress->file_bytes_done = 0;
 	progress->file_bytes_total = size;
 	progress->bytes_done = bytes_before;
+	progress->converting = FALSE;
+	km_worker_report(job, progress);
+}
+
+void km_worker_report_converting(KmJob *job, KmProgress *progress, guint64 done_ms,
+				 guint64 total_ms)
+{
+	progress->converting = TRUE;
+	progress->convert_done_ms = done_ms;
+	progress->convert_total_ms = total_ms;
 	km_worker_report(job, progress);
 }
 
 void km_worker_report_copied(KmJob *job, KmProgress *progress, guint64 bytes_before,
 			     guint64 done)
 {
+	progress->converting = FALSE;
 	progress->file_bytes_done = done;
 	progress->bytes_done = bytes_before + done;
 	km_worker_report(job, progress);

@@ -68,6 +68,23 @@ const char *km_session_get_name(KmSession *session)
 	return session->name;
 }
 
+void km_session_set_conversion(KmSession *session, const KmConvertSettings *settings)
+{
+	g_return_if_fail(KM_IS_SESSION(session));
+	g_return_if_fail(!settings || settings->quality <= KM_CONVERT_MAX_QUALITY);
+	session->converts = settings != NULL;
+	if (settings)
+		session->convert = *settings;
+}
+
+gboolean km_session_get_conversion(KmSession *session, KmConvertSettings *settings)
+{
+	g_return_val_if_fail(KM_IS_SESSION(session), FALSE);
+	if (session->converts)
+		*settings = session->convert;
+	return session->converts;
+}
+
 KmSessionState km_session_get_state(KmSession *session)
 {
 	return session->state;

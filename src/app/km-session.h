@@ -127,6 +127,15 @@ const char *km_session_get_name(KmSession *session);
 void km_session_set_serial(KmSession *session, const char *serial);
 /* What tells this player from others: the serial, else the name. */
 const char *km_session_get_player_id(KmSession *session);
+/*
+ * Whether the adds and sync plans queued from now on convert files the Karma
+ * cannot play, and to what (km-convert.h; settings is copied). NULL: they
+ * refuse them (the default). A job queued already keeps what it was given.
+ * On the main context.
+ */
+void km_session_set_conversion(KmSession *session, const KmConvertSettings *settings);
+/* Whether the next add converts; if so, settings gets how. */
+gboolean km_session_get_conversion(KmSession *session, KmConvertSettings *settings);
 KmSessionState km_session_get_state(KmSession *session);
 gboolean km_session_is_busy(KmSession *session);
 guint64 km_session_get_total_bytes(KmSession *session);
@@ -170,8 +179,11 @@ typedef enum {
  * Copy host files to the player. A folder adds every file below it (not
  * following symlinks to folders). Files already on the player are skipped
  * (KM_ITEM_DUPLICATE) unless KM_ADD_COPY_DUPLICATES; files the Karma cannot
- * play are KM_ITEM_UNSUPPORTED; both with the reason. Before each file, its
- * size is checked against the free space: one that does not fit stops the job
+ * play are converted (km_session_set_conversion(); the progress says
+ * `converting` while the copy waits for one) or, without a conversion or
+ * when GStreamer cannot decode them, KM_ITEM_UNSUPPORTED; both with the
+ * reason. Before each file, its size (a converted file's estimated from its
+ * duration) is checked against the free space: one that does not fit stops the job
  * with KM_SESSION_ERROR_FULL before anything of it is written (the rest are
  * KM_ITEM_NOT_DONE). Tracks are committed in batches (every few files or
  * seconds), so they appear in the track list as they land, and a failure or
@@ -312,8 +324,9 @@ gboolean km_session_export_plays_finish(KmSession *session, GAsyncResult *result
 
 /*
  * What a sync of folder would change (km-sync.h): its playable files the
- * player lacks, the tunes none of its files is. Changes nothing; a local
- * folder only (G_IO_ERROR_NOT_SUPPORTED otherwise).
+ * player lacks (with the session's conversion, those it would convert too,
+ * at their estimated size), the tunes none of its files is. Changes
+ * nothing; a local folder only (G_IO_ERROR_NOT_SUPPORTED otherwise).
  */
 void km_session_plan_sync_async(KmSession *session, GFile *folder, GCancellable *cancellable,
 				GAsyncReadyCallback callback, gpointer user_data);

@@ -45,23 +45,42 @@ static char *time_left_text(gint64 seconds)
 			       (guint)(seconds / 60));
 }
 
+/* The status line: the file and its copy's speed, or that it is being converted first. */
+static char *status_text(const KmProgress *p)
+{
+	g_autofree char *rate = NULL, *left = NULL;
+	const char *name = p->file_name ? p->file_name : "";
+	guint number = MIN(p->file_index + 1, p->n_files);
+
+	if (p->converting)
+		/* Translators: file name, its number, how many */
+		return g_strdup_printf(_("Converting “%s”… — %u of %u"), name, number, p->n_files);
+	rate = p->rate > 0 ? g_format_size((guint64)p->rate) : g_strdup("");
+	left = time_left_text(p->seconds_left);
+	/* Translators: file name, its number, how many, speed per second, time left */
+	return g_strdup_printf(_("“%s” — %u of %u — %s/s — %s"), name, number, p->n_files, rate,
+			       left);
+}
+
+/* What the file bar shows: the conversion's share of the audio, else the copy's of the bytes. */
+static double file_fraction(const KmProgress *p)
+{
+	if (p->converting)
+		return p->convert_total_ms ?
+		       MIN(1.0, (double)p->convert_done_ms / p->convert_total_ms) : 0.0;
+	return p->file_bytes_total ? (double)p->file_bytes_done / p->file_bytes_total : 0.0;
+}
+
 void km_transfer_row_update(KmTransferRow *self, const KmProgress *p)
 {
-	g_autofree char *rate = NULL, *left = NULL, *text = NULL;
+	g_autofree char *text = NULL;
 
 	g_return_if_fail(KM_IS_TRANSFER_ROW(self) && p);
 	if (!self->running)
 		return;
-	rate = p->rate > 0 ? g_format_size((guint64)p->rate) : g_strdup("");
-	left = time_left_text(p->seconds_left);
-	/* Translators: file name, its number, how many, speed per second, time left */
-	text = g_strdup_printf(_("“%s” — %u of %u — %s/s — %s"),
-			       p->file_name ? p->file_name : "", MIN(p->file_index + 1, p->n_files),
-			       p->n_files, rate, left);
+	text = status_text(p);
 	gtk_label_set_text(GTK_LABEL(self->status), text);
-	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->file_bar),
-				      p->file_bytes_total ?
-				      (double)p->file_bytes_done / p->file_bytes_total : 0.0);
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->file_bar), file_fraction(p));
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->job_bar),
 				      km_progress_get_fraction(p));
 	self->pending = p->bytes_total > p->bytes_done ? p->bytes_total - p->bytes_done : 0;

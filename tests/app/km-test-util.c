@@ -174,6 +174,13 @@ GtkWidget *km_test_find_dialog(GType type)
 	return NULL;
 }
 
+GtkWidget *km_test_sync_question(KmPlayerView *pv, GFile *folder)
+{
+	km_player_view_sync_folder(pv, folder);
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) != NULL);
+	return km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
+}
+
 void km_test_answer(GtkWidget *dialog, const char *response)
 {
 	km_question_answer(KM_QUESTION_DIALOG(dialog), response);
@@ -210,6 +217,28 @@ GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventContro
 			return found;
 	}
 	return NULL;
+}
+
+GtkWidget *km_test_find_row(GtkWidget *widget, GType type, const char *title)
+{
+	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type) &&
+	    g_str_equal(adw_preferences_row_get_title(ADW_PREFERENCES_ROW(widget)), title))
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = km_test_find_row(c, type, title);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+GtkSwitch *km_test_find_switch_row(GtkWidget *widget, const char *title)
+{
+	GtkWidget *row = km_test_find_row(widget, ADW_TYPE_ACTION_ROW, title);
+
+	g_assert_nonnull(row);
+	return GTK_SWITCH(adw_action_row_get_activatable_widget(ADW_ACTION_ROW(row)));
 }
 
 void km_test_select(KmPlayerView *view, guint position)
@@ -324,4 +353,25 @@ void km_test_damage_smalldb(const char *image)
 	g_assert_cmpint(omfs_write(fs, ino, 0, garbage, sizeof(garbage)), ==, sizeof(garbage));
 	g_assert_cmpint(omfs_unmount(fs), ==, 0);
 	km_image_device_close(dev);
+}
+
+static void on_verified(GObject *source, GAsyncResult *result, gpointer data)
+{
+	KmVerifyReport **report = data;
+	g_autoptr(GError) error = NULL;
+
+	*report = km_session_verify_finish(KM_SESSION(source), result, &error);
+	g_assert_no_error(error);
+}
+
+void km_test_assert_verifies_clean(KmWindow *win)
+{
+	g_autoptr(KmVerifyReport) report = NULL;
+
+	km_session_verify_async(km_test_session(win), FALSE, NULL, on_verified, &report);
+	km_test_wait_until(report != NULL);
+	for (guint i = 0; i < report->findings->len; i++)
+		g_printerr("finding: %s\n", ((KmVerifyFinding *)report->findings->pdata[i])->message);
+	g_assert_cmpuint(report->findings->len, ==, 0);
+	g_assert_cmpuint(report->n_objects, >=, km_test_n_tracks(win));
 }

@@ -47,14 +47,22 @@ KmPlayerView *km_test_player_view(KmWindow *win);
 KmSession *km_test_session(KmWindow *win);
 /* The number of items of the session's tracks list. */
 guint km_test_n_tracks(KmWindow *win);
+/* Reads every file of the player's library and compares with its database: no findings. */
+void km_test_assert_verifies_clean(KmWindow *win);
 /* The first toplevel, or dialog shown on one (AdwDialog), of type, or NULL. */
 GtkWidget *km_test_find_dialog(GType type);
+/* Sync Folder's question for folder, once the comparison ended. */
+GtkWidget *km_test_sync_question(KmPlayerView *pv, GFile *folder);
 /* Answers dialog (a KmQuestionDialog) as a click on the button of response does. */
 void km_test_answer(GtkWidget *dialog, const char *response);
 /* Whether some GtkLabel below widget shows text. */
 gboolean km_test_find_label(GtkWidget *widget, const char *text);
 /* The first widget below widget with a controller of type, or NULL. */
 GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventController **out);
+/* The first row of type (an AdwPreferencesRow) below widget with this title, or NULL. */
+GtkWidget *km_test_find_row(GtkWidget *widget, GType type, const char *title);
+/* The switch (activatable widget) of the action row with this title; asserts it is there. */
+GtkSwitch *km_test_find_switch_row(GtkWidget *widget, const char *title);
 /* Selects the row at position of the library view's model (only it). */
 void km_test_select(KmPlayerView *view, guint position);
 /* The position of the first row showing a track, or G_MAXUINT. */

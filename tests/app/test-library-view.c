@@ -193,33 +193,9 @@ static gboolean has_title(KmSession *session, const char *title)
 	return FALSE;
 }
 
-/* The first row of type (an AdwPreferencesRow) below widget with this title, or NULL. */
-static GtkWidget *find_row(GtkWidget *widget, GType type, const char *title)
-{
-	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type) &&
-	    g_str_equal(adw_preferences_row_get_title(ADW_PREFERENCES_ROW(widget)), title))
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_row(c, type, title);
-
-		if (found)
-			return found;
-	}
-	return NULL;
-}
-
 static GtkEditable *find_entry_row(GtkWidget *widget, const char *title)
 {
-	return GTK_EDITABLE(find_row(widget, ADW_TYPE_ENTRY_ROW, title));
-}
-
-/* The switch of the action row with this title. */
-static GtkSwitch *find_switch_row(GtkWidget *widget, const char *title)
-{
-	GtkWidget *row = find_row(widget, ADW_TYPE_ACTION_ROW, title);
-
-	g_assert_nonnull(row);
-	return GTK_SWITCH(adw_action_row_get_activatable_widget(ADW_ACTION_ROW(row)));
+	return GTK_EDITABLE(km_test_find_row(widget, ADW_TYPE_ENTRY_ROW, title));
 }
 
 static void test_edit_title(gconstpointer image)
@@ -316,8 +292,8 @@ static void test_preferences(void)
 
 	/* an AdwDialog (libadwaita 1.5) has its pages once presented */
 	km_dialog_present(prefs, NULL);
-	sw = find_switch_row(prefs, "Copy _Duplicates");
-	confirm = find_switch_row(prefs, "_Ask Before Deleting");
+	sw = km_test_find_switch_row(prefs, "Copy _Duplicates");
+	confirm = km_test_find_switch_row(prefs, "_Ask Before Deleting");
 	row = find_entry_row(prefs, "_File Names");
 	g_assert_nonnull(sw);
 	g_assert_nonnull(row);

@@ -21,28 +21,6 @@
 
 static char *work_dir;
 
-static void on_verified(GObject *source, GAsyncResult *result, gpointer data)
-{
-	KmVerifyReport **report = data;
-	g_autoptr(GError) error = NULL;
-
-	*report = km_session_verify_finish(KM_SESSION(source), result, &error);
-	g_assert_no_error(error);
-}
-
-/* Reads every file of the player's library and compares with its database. */
-static void assert_verifies_clean(KmWindow *win)
-{
-	g_autoptr(KmVerifyReport) report = NULL;
-
-	km_session_verify_async(km_test_session(win), FALSE, NULL, on_verified, &report);
-	km_test_wait_until(report != NULL);
-	for (guint i = 0; i < report->findings->len; i++)
-		g_printerr("finding: %s\n", ((KmVerifyFinding *)report->findings->pdata[i])->message);
-	g_assert_cmpuint(report->findings->len, ==, 0);
-	g_assert_cmpuint(report->n_objects, >=, km_test_n_tracks(win));
-}
-
 static KmTransferRow *wait_for_transfer(KmPlayerView *pv)
 {
 	KmTransferRow *row = km_transfer_panel_get_first_row(_km_player_view_get_transfers(pv));
@@ -132,7 +110,7 @@ static void test_drop_files(gconstpointer image)
 	/* the text file is listed with why it was not copied */
 	problems = km_transfer_row_dup_problems(row);
 	g_assert_nonnull(strstr(problems, "notes.txt: "));
-	assert_verifies_clean(win);
+	km_test_assert_verifies_clean(win);
 	km_test_close_window(win);
 }
 
@@ -162,7 +140,7 @@ static void test_drop_cancel(gconstpointer image)
 	g_assert_cmpuint(km_test_n_tracks(win), ==, before + copied);
 	if (copied < total)
 		g_assert_true(g_str_has_suffix(km_transfer_row_get_status(row), "cancelled"));
-	assert_verifies_clean(win);
+	km_test_assert_verifies_clean(win);
 	km_test_close_window(win);
 }
 
@@ -309,7 +287,7 @@ static void test_delete(gconstpointer image)
 	km_test_answer(dialog, "delete");
 	km_test_wait_until(km_test_n_tracks(win) == before - 1);
 	g_assert_null(km_session_lookup_track(km_test_session(win), km_track_get_fid(track)));
-	assert_verifies_clean(win);
+	km_test_assert_verifies_clean(win);
 	km_test_close_window(win);
 }
 
@@ -415,7 +393,7 @@ static void test_delete_undo(gconstpointer image)
 	km_test_wait_until(km_test_n_tracks(win) == before - 1);
 	g_assert_null(km_session_lookup_track(session, km_track_get_fid(deleted)));
 	km_test_wait_until(g_hash_table_size(pv->hidden_fids) == 0);
-	assert_verifies_clean(win);
+	km_test_assert_verifies_clean(win);
 
 	/* a playlist shown while undoable (a new one is selected): deleted first */
 	n_playlists = g_list_model_get_n_items(km_session_get_playlists(session));

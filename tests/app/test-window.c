@@ -353,14 +353,6 @@ static GtkCheckButton *find_check_button(GtkWidget *widget)
 	return NULL;
 }
 
-/* Sync Folder's question for folder, once the comparison ended. */
-static GtkWidget *sync_question(KmPlayerView *pv, GFile *folder)
-{
-	km_player_view_sync_folder(pv, folder);
-	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) != NULL);
-	return km_test_find_dialog(KM_TYPE_QUESTION_DIALOG);
-}
-
 /*
  * Sync Folder: the folder's two tracks added, the player's own kept unless
  * the box (off by default) is ticked; the folder remembered for the player;
@@ -381,7 +373,7 @@ static void test_sync_folder(void)
 	g_auto(GStrv) remembered = NULL;
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
-	GtkWidget *dialog = sync_question(pv, folder_file);
+	GtkWidget *dialog = km_test_sync_question(pv, folder_file);
 	GtkCheckButton *delete_box = find_check_button(dialog);
 
 	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==, heading);
@@ -394,7 +386,7 @@ static void test_sync_folder(void)
 	g_assert_true(g_strv_contains((const char *const *)remembered, entry));
 
 	/* again, the box ticked: the player keeps only the folder's tracks */
-	dialog = sync_question(pv, folder_file);
+	dialog = km_test_sync_question(pv, folder_file);
 	delete_box = find_check_button(dialog);
 	g_assert_nonnull(delete_box);
 	gtk_check_button_set_active(delete_box, TRUE);
