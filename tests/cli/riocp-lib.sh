@@ -33,3 +33,22 @@ print(len(ours))
 EOF
 }
 
+
+# riocp_reads DESCRIPTION: the music partition of $IMG (km: karmactl at its
+# offset) copied out, riocp lists the same objects with the same properties
+# as `tracks --json` (json: tests' helper). Skipped without riocp.
+riocp_reads() {
+	if ! command -v riocp >/dev/null; then
+		echo "# riocp (karma-tools) is not installed: interop skipped"
+		return
+	fi
+	rm -rf "$W/ours" "$W/home"
+	mkdir -p "$W/ours/music" "$W/home"
+	check "copy fids0/ out" km get -r /fids0 "$W/ours/music/fids0"
+	check "copy var/ out" km get -r /var "$W/ours/music/var"
+	kv tracks --json >ours.json
+	riocp_view "$W/ours/music" "$W/home" >theirs.json 2>"$ERR"
+	report "$1" $?
+	same "...the same objects with the same properties" "$(json 'len(d)' <ours.json)" \
+		"$(agree ours.json theirs.json 2>&1)"
+}

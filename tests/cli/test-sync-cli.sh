@@ -135,17 +135,6 @@ IMG=$W/sync.img
 # ---- riocp reads the result ----
 
 . "$TAP_DIR/riocp-lib.sh"
-if command -v riocp >/dev/null; then
-	mkdir -p ours/music home
-	check "copy fids0/ out" km get -r /fids0 ours/music/fids0
-	check "copy var/ out" km get -r /var ours/music/var
-	kv tracks --json >ours.json
-	riocp_view "$W/ours/music" "$W/home" >theirs.json 2>"$ERR"
-	report "riocp reads the library after sync and import" $?
-	same "...the same objects with the same properties" "$(json 'len(d)' <ours.json)" \
-		"$(agree ours.json theirs.json 2>&1)"
-else
-	echo "# riocp (karma-tools) is not installed: interop skipped"
-fi
+riocp_reads "riocp reads the library after sync and import"
 
 tap_done
