@@ -30,6 +30,18 @@ PKGS=(
     # importing files: TagLib's C binding reads their tags; ffmpeg makes the
     # WMA, AAC, MP2 and Opus files of the import tests
     libtagc0-dev ffmpeg
+    # converting what the player cannot play (src/library/km-convert.c):
+    # GStreamer's headers, and its discoverer's (pbutils, in the base plugins'
+    # dev package); base: decodebin, audioconvert, audioresample, the Vorbis
+    # encoder, the Ogg muxer, the Opus decoder; good: FLAC and LAME encoders,
+    # the ID3v2 muxer, the MP4 (ALAC, AAC) and WavPack demuxers/decoders;
+    # bad: the AIFF parser and the faad AAC decoder; ugly: the Xing header
+    # muxer of VBR MP3 before GStreamer 1.22, and the AC-3 decoder; libav:
+    # FFmpeg's decoders (AAC, ALAC, Monkey's Audio, TTA…);
+    # tools: gst-launch-1.0, the reference of tests/bench/convert-bench.sh
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base
+    gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+    gstreamer1.0-libav gstreamer1.0-tools
     # the player over USB (libusb), hotplug (gudev) and their tests (umockdev)
     libusb-1.0-0-dev libgudev-1.0-dev libumockdev-dev umockdev
     # the app, and its tests under Xvfb

@@ -53,6 +53,7 @@ typedef struct {
 	guint rate;			/* Hz of the output */
 	guint channels;			/* of the output */
 	guint64 estimated_size;		/* bytes of the output: duration x the target's bit rate */
+	guint quality;			/* of a lossy format: the settings' (at most 10) */
 } KmConvertPlan;
 
 /* "vorbis", "mp3", "flac" (also the names --convert-to and the settings take). */

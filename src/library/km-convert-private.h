@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * km-convert-private.h - what the plan (km-convert.c) and the pipeline
+ * (km-convert-run.c) of a conversion share: each format's elements and
+ * LAME's quality scale (docs/KARMA.md §10.1).
+ */
+#ifndef KM_CONVERT_PRIVATE_H
+#define KM_CONVERT_PRIVATE_H
+
+#include "km-convert.h"
+
+G_BEGIN_DECLS
+
+/* The elements after the capsfilter, in order: an encoder, then its muxers. */
+typedef struct {
+	const char *encoder;
+	const char *muxers[2];		/* NULL-padded */
+} KmConvertChain;
+
+const KmConvertChain *km_convert_chain(KmConvertFormat format);
+
+/* LAME's VBR quality (-V, 0 best to 9) for a quality on Vorbis's scale (0 to 10, 10 best). */
+guint km_convert_lame_vbr(guint quality);
+
+/* The quality the settings ask for, at most KM_CONVERT_MAX_QUALITY. */
+guint km_convert_quality(guint quality);
+
+G_END_DECLS
+
+#endif
