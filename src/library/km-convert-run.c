@@ -24,13 +24,15 @@
 /* A pipeline that neither decodes nor writes anything for this long has hung. */
 #define STALL_LIMIT_US (60 * G_USEC_PER_SEC)
 /*
- * A first try that has not started after this is tried once more, anew.
- * GStreamer 1.22's aiffparse, which decodebin runs in pull mode, can push
- * its first buffer from its own thread before decodebin has linked its pad;
+ * A try that has not started after this is dropped for a new one, up to
+ * START_TRIES in all (the last one waits STALL_LIMIT_US). GStreamer's
+ * aiffparse (1.22, 1.26), which decodebin runs in pull mode, can push its
+ * first buffer from its own thread before decodebin has linked its pad;
  * decodebin keeps the error to itself and the pipeline waits for ever
  * (about one AIFF in 40). A local file starts in well under a second.
  */
-#define START_LIMIT_US (10 * G_USEC_PER_SEC)
+#define START_LIMIT_US (5 * G_USEC_PER_SEC)
+#define START_TRIES 3
 
 struct run {
 	GstElement *pipeline;
@@ -373,9 +375,10 @@ gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char
 			 KmProgressFunc progress, gpointer data, GCancellable *cancellable,
 			 GError **error)
 {
-	struct run r = { .fd = -1, .retry = TRUE };
-	g_autoptr(GError) first = NULL;
+	struct run r = { .fd = -1 };
+	g_autoptr(GError) last = NULL;
 	gboolean ok;
+	guint tries;
 
 	if (!km_convert_available(error) ||
 	    g_cancellable_set_error_if_cancelled(cancellable, error))
@@ -383,14 +386,17 @@ gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char
 	r.fd = create_dest(dest, error);
 	if (r.fd < 0)
 		return FALSE;
-	ok = try_convert(&r, path, plan, progress, data, cancellable, &first);
-	if (!ok && r.never_started) {
-		/* nothing was written: the file is still empty */
-		r.retry = FALSE;
-		ok = try_convert(&r, path, plan, progress, data, cancellable, error);
-	} else if (!ok) {
-		g_propagate_error(error, g_steal_pointer(&first));
+	/* a try that never started wrote nothing: the file is still empty for the next */
+	for (tries = 1;; tries++) {
+		r.retry = tries < START_TRIES;
+		r.never_started = FALSE;
+		g_clear_error(&last);
+		ok = try_convert(&r, path, plan, progress, data, cancellable, &last);
+		if (ok || !r.never_started)
+			break;
 	}
+	if (!ok)
+		g_propagate_error(error, g_steal_pointer(&last));
 	if (close(r.fd) != 0 && ok) {
 		int saved = errno;
 

@@ -19,7 +19,14 @@
 G_DEFINE_QUARK(km-convert-error-quark, km_convert_error)
 
 /* The discoverer gives up on a file after this; a local file answers in well under a second. */
-#define DISCOVER_TIMEOUT (10 * GST_SECOND)
+#define DISCOVER_TIMEOUT (5 * GST_SECOND)
+/*
+ * GStreamer's aiffparse (1.22, 1.26) can push its first buffer before the
+ * discoverer has linked its pad, which then waits for a preroll that never
+ * comes: one AIFF discovery in 40 to 50 here. A file that timed out is
+ * looked at again, up to this many times in all.
+ */
+#define DISCOVER_TRIES 3
 /* Our own bound on top of it, should the discoverer never answer. */
 #define DISCOVER_GRACE_MS (15 * 1000)
 
@@ -345,8 +352,8 @@ static gboolean check_discovered(const char *path, GstDiscovererInfo *info, cons
 		return FALSE;
 	case GST_DISCOVERER_TIMEOUT:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_FAILED,
-			    "GStreamer took more than %u s to read “%s”",
-			    (guint)(DISCOVER_TIMEOUT / GST_SECOND), path);
+			    "GStreamer took more than %u s to read “%s”, %u times",
+			    (guint)(DISCOVER_TIMEOUT / GST_SECOND), path, DISCOVER_TRIES);
 		return FALSE;
 	default:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO,
@@ -433,6 +440,7 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 {
 	g_autofree char *absolute = NULL, *uri = NULL, *why = NULL;
 	GstDiscovererInfo *info;
+	guint tries;
 	gboolean ok;
 
 	if (!km_convert_available(error) || !check_source(path, error))
@@ -442,12 +450,8 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 	if (!uri)
 		return FALSE;
 	info = discover(uri, &why, cancellable, error);
-	if (info && gst_discoverer_info_get_result(info) == GST_DISCOVERER_TIMEOUT) {
-		/*
-		 * GStreamer 1.22's aiffparse can push its first buffer before the
-		 * discoverer has linked its pad (in about one of 40 discoveries),
-		 * which then waits for a preroll that never comes: once more.
-		 */
+	for (tries = 1; tries < DISCOVER_TRIES && info &&
+	     gst_discoverer_info_get_result(info) == GST_DISCOVERER_TIMEOUT; tries++) {
 		g_object_unref(info);
 		g_clear_pointer(&why, g_free);
 		info = discover(uri, &why, cancellable, error);
