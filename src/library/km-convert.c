@@ -216,10 +216,26 @@ static gboolean on_cancelled(GCancellable *cancellable, gpointer data)
 	return G_SOURCE_CONTINUE;
 }
 
-static GSource *attach(GSource *source, GMainContext *context)
+/* Iterate context until the discoverer answers, gives up, or the cancellable is cancelled. */
+static void wait_for(struct discovery *d, GMainContext *context, GCancellable *cancellable)
 {
-	g_source_attach(source, context);
-	return source;
+	GSource *give_up = g_timeout_source_new(DISCOVER_TIMEOUT / GST_MSECOND + DISCOVER_GRACE_MS);
+	GSource *cancel = cancellable ? g_cancellable_source_new(cancellable) : NULL;
+
+	g_source_set_callback(give_up, on_give_up, d, NULL);
+	g_source_attach(give_up, context);
+	if (cancel) {
+		g_source_set_callback(cancel, G_SOURCE_FUNC(on_cancelled), NULL, NULL);
+		g_source_attach(cancel, context);
+	}
+	while (!d->done && !g_cancellable_is_cancelled(cancellable))
+		g_main_context_iteration(context, TRUE);
+	g_source_destroy(give_up);
+	g_source_unref(give_up);
+	if (cancel) {
+		g_source_destroy(cancel);
+		g_source_unref(cancel);
+	}
 }
 
 /*
@@ -232,7 +248,6 @@ static GstDiscovererInfo *discover(const char *uri, char **why, GCancellable *ca
 	GMainContext *context = g_main_context_new();
 	struct discovery d = { NULL, NULL, FALSE };
 	GstDiscoverer *discoverer;
-	GSource *give_up, *cancel = NULL;
 
 	g_main_context_push_thread_default(context);
 	discoverer = gst_discoverer_new(DISCOVER_TIMEOUT, error);
@@ -240,23 +255,8 @@ static GstDiscovererInfo *discover(const char *uri, char **why, GCancellable *ca
 		g_signal_connect(discoverer, "discovered", G_CALLBACK(on_discovered), &d);
 		gst_discoverer_start(discoverer);
 		d.done = !gst_discoverer_discover_uri_async(discoverer, uri);
-		give_up = g_timeout_source_new(DISCOVER_TIMEOUT / GST_MSECOND + DISCOVER_GRACE_MS);
-		g_source_set_callback(give_up, on_give_up, &d, NULL);
-		attach(give_up, context);
-		if (cancellable) {
-			cancel = g_cancellable_source_new(cancellable);
-			g_source_set_callback(cancel, G_SOURCE_FUNC(on_cancelled), NULL, NULL);
-			attach(cancel, context);
-		}
-		while (!d.done && !g_cancellable_is_cancelled(cancellable))
-			g_main_context_iteration(context, TRUE);
+		wait_for(&d, context, cancellable);
 		gst_discoverer_stop(discoverer);
-		g_source_destroy(give_up);
-		g_source_unref(give_up);
-		if (cancel) {
-			g_source_destroy(cancel);
-			g_source_unref(cancel);
-		}
 		g_object_unref(discoverer);
 	}
 	g_main_context_pop_thread_default(context);
@@ -430,7 +430,8 @@ static void fill_plan(GstDiscovererInfo *info, const KmConvertSettings *settings
 	plan->quality = km_convert_quality(settings->quality);
 	plan->duration_ms = gst_discoverer_info_get_duration(info) / GST_MSECOND;
 	plan->rate = output_rate(gst_discoverer_audio_info_get_sample_rate(stream), plan->format);
-	plan->channels = CLAMP(channels, 1, MAX_CHANNELS);
+	/* unknown (0) is left to the player's usual two */
+	plan->channels = channels ? MIN(channels, MAX_CHANNELS) : MAX_CHANNELS;
 	plan->estimated_size = estimate_size(plan);
 	gst_discoverer_stream_info_list_free(audio);
 }
