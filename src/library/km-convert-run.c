@@ -381,7 +381,8 @@ gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char
 	guint tries;
 
 	if (!km_convert_available(error) ||
-	    g_cancellable_set_error_if_cancelled(cancellable, error))
+	    g_cancellable_set_error_if_cancelled(cancellable, error) ||
+	    !km_convert_check_source(path, error))
 		return FALSE;
 	r.fd = create_dest(dest, error);
 	if (r.fd < 0)

@@ -162,11 +162,11 @@ gboolean km_convert_available(GError **error)
 
 /* ---- discovery ---------------------------------------------------------- */
 
-/* A regular file we can read; else a G_IO_ERROR naming it. */
-static gboolean check_source(const char *path, GError **error)
+/* O_NONBLOCK: the open of a FIFO without a writer returns at once. */
+gboolean km_convert_check_source(const char *path, GError **error)
 {
 	struct stat st;
-	int fd = g_open(path, O_RDONLY | O_CLOEXEC, 0);
+	int fd = g_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
 	int saved;
 
 	if (fd < 0 || fstat(fd, &st) != 0) {
@@ -444,7 +444,7 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 	guint tries;
 	gboolean ok;
 
-	if (!km_convert_available(error) || !check_source(path, error))
+	if (!km_convert_available(error) || !km_convert_check_source(path, error))
 		return FALSE;
 	absolute = g_canonicalize_filename(path, NULL);
 	uri = g_filename_to_uri(absolute, NULL, error);
