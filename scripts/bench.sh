@@ -5,7 +5,7 @@
 # optimized karmactl (./_build-release, -Dbuildtype=release) and runs every
 # tests/bench/*.sh with it (or the NAMEs given: bench, library-bench,
 # usb-bench, backup-bench, app-bench, add-bench, direct-bench, write-bench,
-# start-bench, kernel-bench, convert-add-bench); each
+# start-bench, kernel-bench, convert-bench, convert-add-bench); each
 # gets karmactl and the library filler
 # (tests/bench/bench-library-fill.c).  Installs packages like the other
 # scripts.  Exits 2 when any benchmark missed its target.

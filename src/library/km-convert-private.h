@@ -22,6 +22,12 @@ const KmConvertChain *km_convert_chain(KmConvertFormat format);
 /* LAME's VBR quality (-V, 0 best to 9) for a quality on Vorbis's scale (0 to 10, 10 best). */
 guint km_convert_lame_vbr(guint quality);
 
+/*
+ * A regular file that can be opened for reading; else a G_IO_ERROR naming
+ * it. Not a FIFO or a device, whose open or reads could wait for ever.
+ */
+gboolean km_convert_check_source(const char *path, GError **error);
+
 /* The quality the settings ask for, at most KM_CONVERT_MAX_QUALITY. */
 guint km_convert_quality(guint quality);
 

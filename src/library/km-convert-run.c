@@ -23,6 +23,16 @@
 #define POLL_INTERVAL (100 * GST_MSECOND)
 /* A pipeline that neither decodes nor writes anything for this long has hung. */
 #define STALL_LIMIT_US (60 * G_USEC_PER_SEC)
+/*
+ * A try that has not started after this is dropped for a new one, up to
+ * START_TRIES in all (the last one waits STALL_LIMIT_US). GStreamer's
+ * aiffparse (1.22, 1.26), which decodebin runs in pull mode, can push its
+ * first buffer from its own thread before decodebin has linked its pad;
+ * decodebin keeps the error to itself and the pipeline waits for ever
+ * (about one AIFF in 40). A local file starts in well under a second.
+ */
+#define START_LIMIT_US (5 * G_USEC_PER_SEC)
+#define START_TRIES 3
 
 struct run {
 	GstElement *pipeline;
@@ -32,6 +42,8 @@ struct run {
 	guint64 done_ms;	/* the furthest position seen */
 	guint64 written;	/* bytes in the output when last looked */
 	gint64 last_change;	/* monotonic time the position or the size last moved */
+	gboolean retry;		/* this try may end at START_LIMIT_US for another */
+	gboolean never_started;	/* it did: nothing was decoded, nothing written */
 };
 
 /* decodebin's pads appear once it knows the stream: the first audio one is linked. */
@@ -101,6 +113,7 @@ static GstPadProbeReturn on_query(GstPad *pad, GstPadProbeInfo *info, const KmCo
 {
 	GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
 	g_autoptr(GstElement) capsfilter = NULL;
+	g_autoptr(GstPad) sink = NULL;
 	GstFormat format;
 	gint64 duration;
 
@@ -110,8 +123,10 @@ static GstPadProbeReturn on_query(GstPad *pad, GstPadProbeInfo *info, const KmCo
 	if (format == GST_FORMAT_TIME)
 		return GST_PAD_PROBE_OK;
 	capsfilter = gst_pad_get_parent_element(pad);
-	if (format != GST_FORMAT_DEFAULT || !capsfilter ||
-	    !gst_element_query_duration(capsfilter, GST_FORMAT_TIME, &duration) || duration < 0)
+	if (capsfilter)
+		sink = gst_element_get_static_pad(capsfilter, "sink");
+	if (format != GST_FORMAT_DEFAULT || !sink ||
+	    !gst_pad_peer_query_duration(sink, GST_FORMAT_TIME, &duration) || duration < 0)
 		return GST_PAD_PROBE_DROP;
 	gst_query_set_duration(query, GST_FORMAT_DEFAULT,
 			       gst_util_uint64_scale(duration, plan->rate, GST_SECOND));
@@ -271,6 +286,15 @@ static gboolean moved(struct run *r)
 	return moving;
 }
 
+static gboolean stalled(struct run *r)
+{
+	gint64 idle = g_get_monotonic_time() - r->last_change;
+
+	if (r->retry && !r->done_ms && !r->written && idle > START_LIMIT_US)
+		return r->never_started = TRUE;
+	return idle > STALL_LIMIT_US;
+}
+
 static void report(struct run *r, const KmConvertPlan *plan, KmProgressFunc progress,
 		   gpointer data)
 {
@@ -311,10 +335,11 @@ static gboolean watch(struct run *r, const KmConvertPlan *plan, KmProgressFunc p
 		if (moved(r)) {
 			r->last_change = g_get_monotonic_time();
 			report(r, plan, progress, data);
-		} else if (types == GST_MESSAGE_ERROR ||
-			   g_get_monotonic_time() - r->last_change > STALL_LIMIT_US) {
-			set_failed(r, types == GST_MESSAGE_ERROR ? "GStreamer could not start" :
-				   "GStreamer stopped making progress", error);
+		} else if (types == GST_MESSAGE_ERROR) {
+			set_failed(r, "GStreamer could not start", error);
+			return FALSE;
+		} else if (stalled(r)) {
+			set_failed(r, "GStreamer stopped making progress", error);
 			return FALSE;
 		}
 	}
@@ -332,22 +357,47 @@ static int create_dest(const char *dest, GError **error)
 	return fd;
 }
 
+/* One try: a pipeline built, played and dropped; r->fd stays open. */
+static gboolean try_convert(struct run *r, const char *path, const KmConvertPlan *plan,
+			    KmProgressFunc progress, gpointer data, GCancellable *cancellable,
+			    GError **error)
+{
+	gboolean ok;
+
+	r->done_ms = r->written = 0;
+	ok = build(r, path, plan, error) && watch(r, plan, progress, data, cancellable, error);
+	gst_element_set_state(r->pipeline, GST_STATE_NULL);
+	g_clear_pointer(&r->pipeline, gst_object_unref);
+	return ok;
+}
+
 gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char *dest,
 			 KmProgressFunc progress, gpointer data, GCancellable *cancellable,
 			 GError **error)
 {
 	struct run r = { .fd = -1 };
+	g_autoptr(GError) last = NULL;
 	gboolean ok;
+	guint tries;
 
 	if (!km_convert_available(error) ||
-	    g_cancellable_set_error_if_cancelled(cancellable, error))
+	    g_cancellable_set_error_if_cancelled(cancellable, error) ||
+	    !km_convert_check_source(path, error))
 		return FALSE;
 	r.fd = create_dest(dest, error);
 	if (r.fd < 0)
 		return FALSE;
-	ok = build(&r, path, plan, error) && watch(&r, plan, progress, data, cancellable, error);
-	gst_element_set_state(r.pipeline, GST_STATE_NULL);
-	gst_object_unref(r.pipeline);
+	/* a try that never started wrote nothing: the file is still empty for the next */
+	for (tries = 1;; tries++) {
+		r.retry = tries < START_TRIES;
+		r.never_started = FALSE;
+		g_clear_error(&last);
+		ok = try_convert(&r, path, plan, progress, data, cancellable, &last);
+		if (ok || !r.never_started)
+			break;
+	}
+	if (!ok)
+		g_propagate_error(error, g_steal_pointer(&last));
 	if (close(r.fd) != 0 && ok) {
 		int saved = errno;
 

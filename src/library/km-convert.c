@@ -19,7 +19,14 @@
 G_DEFINE_QUARK(km-convert-error-quark, km_convert_error)
 
 /* The discoverer gives up on a file after this; a local file answers in well under a second. */
-#define DISCOVER_TIMEOUT (10 * GST_SECOND)
+#define DISCOVER_TIMEOUT (5 * GST_SECOND)
+/*
+ * GStreamer's aiffparse (1.22, 1.26) can push its first buffer before the
+ * discoverer has linked its pad, which then waits for a preroll that never
+ * comes: one AIFF discovery in 40 to 50 here. A file that timed out is
+ * looked at again, up to this many times in all.
+ */
+#define DISCOVER_TRIES 3
 /* Our own bound on top of it, should the discoverer never answer. */
 #define DISCOVER_GRACE_MS (15 * 1000)
 
@@ -155,11 +162,11 @@ gboolean km_convert_available(GError **error)
 
 /* ---- discovery ---------------------------------------------------------- */
 
-/* A regular file we can read; else a G_IO_ERROR naming it. */
-static gboolean check_source(const char *path, GError **error)
+/* O_NONBLOCK: the open of a FIFO without a writer returns at once. */
+gboolean km_convert_check_source(const char *path, GError **error)
 {
 	struct stat st;
-	int fd = g_open(path, O_RDONLY | O_CLOEXEC, 0);
+	int fd = g_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
 	int saved;
 
 	if (fd < 0 || fstat(fd, &st) != 0) {
@@ -209,10 +216,26 @@ static gboolean on_cancelled(GCancellable *cancellable, gpointer data)
 	return G_SOURCE_CONTINUE;
 }
 
-static GSource *attach(GSource *source, GMainContext *context)
+/* Iterate context until the discoverer answers, gives up, or the cancellable is cancelled. */
+static void wait_for(struct discovery *d, GMainContext *context, GCancellable *cancellable)
 {
-	g_source_attach(source, context);
-	return source;
+	GSource *give_up = g_timeout_source_new(DISCOVER_TIMEOUT / GST_MSECOND + DISCOVER_GRACE_MS);
+	GSource *cancel = cancellable ? g_cancellable_source_new(cancellable) : NULL;
+
+	g_source_set_callback(give_up, on_give_up, d, NULL);
+	g_source_attach(give_up, context);
+	if (cancel) {
+		g_source_set_callback(cancel, G_SOURCE_FUNC(on_cancelled), NULL, NULL);
+		g_source_attach(cancel, context);
+	}
+	while (!d->done && !g_cancellable_is_cancelled(cancellable))
+		g_main_context_iteration(context, TRUE);
+	g_source_destroy(give_up);
+	g_source_unref(give_up);
+	if (cancel) {
+		g_source_destroy(cancel);
+		g_source_unref(cancel);
+	}
 }
 
 /*
@@ -225,7 +248,6 @@ static GstDiscovererInfo *discover(const char *uri, char **why, GCancellable *ca
 	GMainContext *context = g_main_context_new();
 	struct discovery d = { NULL, NULL, FALSE };
 	GstDiscoverer *discoverer;
-	GSource *give_up, *cancel = NULL;
 
 	g_main_context_push_thread_default(context);
 	discoverer = gst_discoverer_new(DISCOVER_TIMEOUT, error);
@@ -233,23 +255,8 @@ static GstDiscovererInfo *discover(const char *uri, char **why, GCancellable *ca
 		g_signal_connect(discoverer, "discovered", G_CALLBACK(on_discovered), &d);
 		gst_discoverer_start(discoverer);
 		d.done = !gst_discoverer_discover_uri_async(discoverer, uri);
-		give_up = g_timeout_source_new(DISCOVER_TIMEOUT / GST_MSECOND + DISCOVER_GRACE_MS);
-		g_source_set_callback(give_up, on_give_up, &d, NULL);
-		attach(give_up, context);
-		if (cancellable) {
-			cancel = g_cancellable_source_new(cancellable);
-			g_source_set_callback(cancel, G_SOURCE_FUNC(on_cancelled), NULL, NULL);
-			attach(cancel, context);
-		}
-		while (!d.done && !g_cancellable_is_cancelled(cancellable))
-			g_main_context_iteration(context, TRUE);
+		wait_for(&d, context, cancellable);
 		gst_discoverer_stop(discoverer);
-		g_source_destroy(give_up);
-		g_source_unref(give_up);
-		if (cancel) {
-			g_source_destroy(cancel);
-			g_source_unref(cancel);
-		}
 		g_object_unref(discoverer);
 	}
 	g_main_context_pop_thread_default(context);
@@ -345,8 +352,8 @@ static gboolean check_discovered(const char *path, GstDiscovererInfo *info, cons
 		return FALSE;
 	case GST_DISCOVERER_TIMEOUT:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_FAILED,
-			    "GStreamer took more than %u s to read “%s”",
-			    (guint)(DISCOVER_TIMEOUT / GST_SECOND), path);
+			    "GStreamer took more than %u s to read “%s”, %u times",
+			    (guint)(DISCOVER_TIMEOUT / GST_SECOND), path, DISCOVER_TRIES);
 		return FALSE;
 	default:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO,
@@ -404,6 +411,9 @@ static guint64 estimate_size(const KmConvertPlan *plan)
 	}
 	if (plan->channels < 2)
 		kbits *= MONO_RATIO;
+	/* less spent on lower rates (22.05 kHz: three quarters), a guess halfway to linear */
+	if (plan->rate < 44100)
+		kbits *= (plan->rate + 44100.0) / (2 * 44100.0);
 	return (guint64)(seconds * kbits * 1000 / 8);
 }
 
@@ -420,7 +430,8 @@ static void fill_plan(GstDiscovererInfo *info, const KmConvertSettings *settings
 	plan->quality = km_convert_quality(settings->quality);
 	plan->duration_ms = gst_discoverer_info_get_duration(info) / GST_MSECOND;
 	plan->rate = output_rate(gst_discoverer_audio_info_get_sample_rate(stream), plan->format);
-	plan->channels = CLAMP(channels, 1, MAX_CHANNELS);
+	/* unknown (0) is left to the player's usual two */
+	plan->channels = channels ? MIN(channels, MAX_CHANNELS) : MAX_CHANNELS;
 	plan->estimated_size = estimate_size(plan);
 	gst_discoverer_stream_info_list_free(audio);
 }
@@ -430,21 +441,18 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 {
 	g_autofree char *absolute = NULL, *uri = NULL, *why = NULL;
 	GstDiscovererInfo *info;
+	guint tries;
 	gboolean ok;
 
-	if (!km_convert_available(error) || !check_source(path, error))
+	if (!km_convert_available(error) || !km_convert_check_source(path, error))
 		return FALSE;
 	absolute = g_canonicalize_filename(path, NULL);
 	uri = g_filename_to_uri(absolute, NULL, error);
 	if (!uri)
 		return FALSE;
 	info = discover(uri, &why, cancellable, error);
-	if (info && gst_discoverer_info_get_result(info) == GST_DISCOVERER_TIMEOUT) {
-		/*
-		 * GStreamer 1.22's aiffparse can push its first buffer before the
-		 * discoverer has linked its pad (in about one of 40 discoveries),
-		 * which then waits for a preroll that never comes: once more.
-		 */
+	for (tries = 1; tries < DISCOVER_TRIES && info &&
+	     gst_discoverer_info_get_result(info) == GST_DISCOVERER_TIMEOUT; tries++) {
 		g_object_unref(info);
 		g_clear_pointer(&why, g_free);
 		info = discover(uri, &why, cancellable, error);

@@ -73,7 +73,9 @@ gboolean km_convert_available(GError **error);
  * Find what the file at path holds (GStreamer's discoverer): FALSE with
  * KM_CONVERT_ERROR_NOT_AUDIO when it is nothing to convert, or
  * _UNAVAILABLE when a decoder is missing (the message names the format and
- * the package that has it, when GStreamer says).
+ * the package that has it, when GStreamer says). A path that cannot be
+ * opened or is no regular file (a FIFO, a device) gives a G_IO_ERROR, as a
+ * cancel gives G_IO_ERROR_CANCELLED.
  */
 gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 			 KmConvertPlan *plan, GCancellable *cancellable, GError **error);
@@ -82,7 +84,10 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
  * Convert path to a new file dest (it must not exist; created with mode
  * 0600). progress (may be NULL) gets KM_PHASE_CONVERTING with done and
  * total in milliseconds of audio. On failure or cancel (G_IO_ERROR_CANCELLED)
- * dest is removed.
+ * dest is removed. An existing dest is a G_IO_ERROR_EXISTS (and is left
+ * alone), a source that is no regular file a G_IO_ERROR as in
+ * km_convert_plan(); a pipeline that fails or stops making progress for 60 s
+ * is KM_CONVERT_ERROR_FAILED, saying how far it got ("…failed after 1:23:").
  */
 gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char *dest,
 			 KmProgressFunc progress, gpointer data, GCancellable *cancellable,

@@ -9,12 +9,14 @@ KIND is "dev" (flatpak/: the app from this source tree) or "flathub"
 (flatpak/flathub/: the app from its git repository at the release's tag).
 Building needs the network and the runtime, so this checks what we rely on:
 flatpak-builder --show-manifest reads it; the ids and the command agree with
-the build; the runtime; the finish-args are narrow (no --device=all, no host
-files, no whole bus), --device=usb comes with the Flatpak version that knows
-it, --usb= names the Rio Karma, and each is justified in the README; every
-module but the app is pinned and none rebuilds a library the runtime ships;
-the app's meson options exist and none turns warnings back off; the Flathub
-app is the metainfo's repository at the tag of this version.
+the build; the runtime (GNOME 49 or later, whose freedesktop-sdk 25.08 brings
+the codecs-extra extension that decodes AAC); the finish-args are narrow (no
+--device=all, no host files, no whole bus), --device=usb comes with the
+Flatpak version that knows it, --usb= names the Rio Karma, and each is
+justified in the README; every module but the app is pinned and none rebuilds
+a library the runtime ships (GStreamer and FFmpeg among them); the app's
+meson options exist and none turns warnings back off; the Flathub app is the
+metainfo's repository at the tag of this version.
 """
 
 import json
@@ -34,7 +36,14 @@ MESON_BUILTINS = {"buildtype", "werror", "warning_level", "default_library", "pr
                   "libdir", "debug", "optimization", "strip", "b_lto", "b_ndebug"}
 # Libraries the GNOME runtime (freedesktop-sdk 25.08 below it) ships: a module
 # building one again would be a second copy.
-RUNTIME_LIBRARIES = {"libusb", "taglib", "libgudev", "gudev"}
+RUNTIME_LIBRARIES = {"libusb", "taglib", "libgudev", "gudev", "gstreamer", "gst-plugins-base",
+                     "gst-plugins-good", "gst-plugins-bad", "gst-plugins-ugly", "gst-libav",
+                     "ffmpeg"}
+# GNOME 49 is the first on freedesktop-sdk 25.08, whose runtime installs the
+# org.freedesktop.Platform.codecs-extra extension (FFmpeg with AAC for
+# gst-libav: the conversions of src/library/km-convert.c) by itself; the
+# ffmpeg-full extension that apps declared before is gone.
+CODECS_EXTRA_GNOME = 49
 # --device=usb: Flatpak 1.15.11 and later (older ones ignore it).
 DEVICE_USB_VERSION = (1, 15, 11)
 KARMA_USB_QUERY = "--usb=vnd:045a+dev:5210"
@@ -150,14 +159,22 @@ def main(argv):
               "runtime is org.gnome.Platform with a stable version",
               f"{manifest.get('runtime')} {manifest.get('runtime-version')}")
     tap.check(manifest.get("sdk") == "org.gnome.Sdk", "sdk is org.gnome.Sdk", manifest.get("sdk"))
+    version_text = str(manifest.get("runtime-version", ""))
+    tap.check(version_text.isdigit() and int(version_text) >= CODECS_EXTRA_GNOME,
+              f"the runtime is GNOME {CODECS_EXTRA_GNOME} or later (codecs-extra comes with it)",
+              version_text)
+    extensions = list(manifest.get("add-extensions", {}))
+    tap.check("org.freedesktop.Platform.ffmpeg-full" not in extensions,
+              "no ffmpeg-full extension (freedesktop-sdk 25.08 replaced it by codecs-extra)",
+              extensions)
     check_finish_args(tap, manifest.get("finish-args", []), readme_path)
 
     modules = manifest.get("modules", [])
     tap.check(len(modules) >= 1, "there are modules")
     names = [m.get("name", "") if isinstance(m, dict) else str(m) for m in modules]
     again = [n for n in names if n.lower() in RUNTIME_LIBRARIES]
-    tap.check(not again, "no module builds a library the runtime ships (libusb, TagLib, gudev)",
-              again)
+    tap.check(not again, "no module builds a library the runtime ships (libusb, TagLib, gudev, "
+              "GStreamer, FFmpeg)", again)
     for mod in modules[:-1]:
         srcs = mod.get("sources", []) if isinstance(mod, dict) else []
         tap.check(srcs and all(source_pinned(s) for s in srcs),
