@@ -45,7 +45,8 @@ source_file music/aac.m4a "The AAC" 300 -c:a aac -b:a 96k
 source_file music/alac.m4a "The ALAC" 350 -c:a alac
 source_file music/opus.opus "The Opus" 400 -c:a libopus -b:a 64k
 source_file music/aiff.aiff "The AIFF" 450 -c:a pcm_s16be -write_id3v2 1
-source_file music/wavpack.wv "The WavPack" 500 -c:a wavpack
+# APE tags name the date Year (ffmpeg writes its own name, date, too)
+source_file music/wavpack.wv "The WavPack" 500 -c:a wavpack -metadata year=2001
 source_file lossy/mp3me.opus "Made MP3" 550 -c:a libopus -b:a 64k
 source_file lossy/flacme.m4a "Made FLAC" 600 -c:a aac
 source_file extra/again.m4a "Again" 650 -c:a aac
