@@ -153,8 +153,9 @@ struct progress {
 	guint calls;
 	guint64 last_done, total;
 	gboolean rising;		/* done never went back */
-	GCancellable *cancel;		/* when set, cancelled at the first call with done >= cancel_at */
-	guint64 cancel_at, cancelled_at;
+	GCancellable *cancel;		/* when set, cancelled at the first call with */
+	guint64 cancel_at;		/* done >= cancel_at */
+	guint64 cancelled_at;		/* that call's done */
 };
 
 static void on_progress(const KmLibraryProgress *p, gpointer data)
@@ -168,7 +169,8 @@ static void on_progress(const KmLibraryProgress *p, gpointer data)
 	seen->last_done = p->done;
 	seen->total = p->total;
 	seen->calls++;
-	if (seen->cancel && p->done >= seen->cancel_at && !g_cancellable_is_cancelled(seen->cancel)) {
+	if (seen->cancel && p->done >= seen->cancel_at &&
+	    !g_cancellable_is_cancelled(seen->cancel)) {
 		seen->cancelled_at = p->done;
 		g_cancellable_cancel(seen->cancel);
 	}
