@@ -381,6 +381,7 @@ gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char
 	gboolean ok;
 	guint tries;
 
+	g_return_val_if_fail(plan && plan->format <= KM_CONVERT_FLAC, FALSE);
 	if (!km_convert_available(error) ||
 	    g_cancellable_set_error_if_cancelled(cancellable, error) ||
 	    !km_convert_check_source(path, error))

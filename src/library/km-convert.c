@@ -446,6 +446,7 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 	guint tries;
 	gboolean ok;
 
+	g_return_val_if_fail(settings && settings->lossy_to <= KM_CONVERT_FLAC, FALSE);
 	if (!km_convert_available(error) || !km_convert_check_source(path, error))
 		return FALSE;
 	absolute = g_canonicalize_filename(path, NULL);
