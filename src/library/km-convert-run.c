@@ -196,7 +196,8 @@ static gboolean build_tail(struct run *r, const KmConvertPlan *plan, GError **er
 	guint i;
 
 	g_object_set(r->capsfilter, "caps", caps, NULL);
-	gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+	gst_pad_add_probe(src,
+			  GST_PAD_PROBE_TYPE_QUERY_UPSTREAM | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
 			  on_encoder_pad, (gpointer)plan, NULL);
 	if (!(next = add(r, chain->encoder, error)))
 		return FALSE;
@@ -380,6 +381,7 @@ gboolean km_convert_file(const char *path, const KmConvertPlan *plan, const char
 	gboolean ok;
 	guint tries;
 
+	g_return_val_if_fail(plan && plan->format <= KM_CONVERT_FLAC, FALSE);
 	if (!km_convert_available(error) ||
 	    g_cancellable_set_error_if_cancelled(cancellable, error) ||
 	    !km_convert_check_source(path, error))

@@ -69,7 +69,8 @@ static const struct {
 	{ "vorbisenc", "gstreamer1.0-plugins-base" },
 	{ "oggmux", "gstreamer1.0-plugins-base" },
 	{ "lamemp3enc", "gstreamer1.0-plugins-good" },
-	{ "xingmux", "gstreamer1.0-plugins-good (gstreamer1.0-plugins-ugly before GStreamer 1.22)" },
+	{ "xingmux",
+	  "gstreamer1.0-plugins-good (gstreamer1.0-plugins-ugly before GStreamer 1.22)" },
 	{ "id3v2mux", "gstreamer1.0-plugins-good" },
 	{ "flacenc", "gstreamer1.0-plugins-good" },
 };
@@ -138,8 +139,9 @@ static gpointer check_gstreamer(gpointer unused)
 		return why;
 	}
 	for (i = 0; i < G_N_ELEMENTS(elements); i++) {
-		g_autoptr(GstElementFactory) factory = gst_element_factory_find(elements[i].element);
+		g_autoptr(GstElementFactory) factory = NULL;
 
+		factory = gst_element_factory_find(elements[i].element);
 		if (!factory)
 			return g_error_new(KM_CONVERT_ERROR, KM_CONVERT_ERROR_UNAVAILABLE,
 					   "GStreamer's %s element is missing (Debian package %s)",
@@ -173,8 +175,8 @@ gboolean km_convert_check_source(const char *path, GError **error)
 		saved = errno;
 		if (fd >= 0)
 			close(fd);
-		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(saved), "Cannot open “%s”: %s",
-			    path, g_strerror(saved));
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(saved),
+			    "Cannot open “%s”: %s", path, g_strerror(saved));
 		return FALSE;
 	}
 	close(fd);
@@ -347,8 +349,8 @@ static gboolean check_discovered(const char *path, GstDiscovererInfo *info, cons
 		missing = missing_plugins(info);
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_UNAVAILABLE,
 			    "GStreamer cannot decode “%s”: it lacks the %s (Debian packages "
-			    "gstreamer1.0-libav, gstreamer1.0-plugins-bad, gstreamer1.0-plugins-ugly "
-			    "have most)", path, missing);
+			    "gstreamer1.0-libav, gstreamer1.0-plugins-bad, "
+			    "gstreamer1.0-plugins-ugly have most)", path, missing);
 		return FALSE;
 	case GST_DISCOVERER_TIMEOUT:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_FAILED,
@@ -444,6 +446,7 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 	guint tries;
 	gboolean ok;
 
+	g_return_val_if_fail(settings && settings->lossy_to <= KM_CONVERT_FLAC, FALSE);
 	if (!km_convert_available(error) || !km_convert_check_source(path, error))
 		return FALSE;
 	absolute = g_canonicalize_filename(path, NULL);
