@@ -11,6 +11,7 @@
  * installs them all), the riocp case when riocp is not installed.
  */
 #include "km-import.h"
+#include "spawn-util.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -113,32 +114,9 @@ static char *make_wav(const char *name, guint rate, guint channels, const char *
 	return make_wav_format(name, rate, channels, SECONDS, 1, info);
 }
 
-static gboolean have(const char *tool)
-{
-	g_autofree char *found = g_find_program_in_path(tool);
-
-	if (!found)
-		g_test_skip_printf("%s is not installed", tool);
-	return found != NULL;
-}
-
-/* argv words are borrowed: literals and strings that outlive the array. */
-static void argv_add(GPtrArray *argv, const char *word)
-{
-	g_ptr_array_add(argv, (gpointer)word);
-}
-
 static void run(const char *const *argv)
 {
-	g_autoptr(GError) error = NULL;
-	g_autofree char *out = NULL, *err = NULL;
-	int status;
-
-	if (!g_spawn_sync(tmpdir, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
-			  &err, &status, &error))
-		g_error("%s: %s", argv[0], error->message);
-	if (!g_spawn_check_wait_status(status, &error))
-		g_error("%s failed (%s): %s%s", argv[0], error->message, out, err);
+	run_in(tmpdir, argv);
 }
 
 static GBytes *read_file(const char *path)
