@@ -31,6 +31,20 @@ gboolean km_convert_check_source(const char *path, GError **error);
 /* The quality the settings ask for, at most KM_CONVERT_MAX_QUALITY. */
 guint km_convert_quality(guint quality);
 
+/*
+ * An AIFF is planned from its COMM chunk and converted by aiffparse alone
+ * (km-convert-aiff.c): inside decodebin and the discoverer, GStreamer's
+ * aiffparse (1.22, 1.26) can push its first buffer before decodebin has
+ * linked it, and the pipeline then waits for ever.
+ */
+typedef struct {
+	guint channels;
+	guint64 frames;
+	guint rate;	/* Hz */
+} KmAiffFormat;
+/* FALSE when path is no AIFF or AIFF-C, or its COMM chunk is missing or absurd. */
+gboolean km_convert_aiff_format(const char *path, KmAiffFormat *format);
+
 G_END_DECLS
 
 #endif

@@ -419,22 +419,29 @@ static guint64 estimate_size(const KmConvertPlan *plan)
 	return (guint64)(seconds * kbits * 1000 / 8);
 }
 
+static void fill_plan_from(gboolean lossless, guint64 duration_ms, guint rate, guint channels,
+			   const KmConvertSettings *settings, KmConvertPlan *plan)
+{
+	plan->lossless = lossless;
+	plan->format = lossless ? KM_CONVERT_FLAC : settings->lossy_to;
+	plan->quality = km_convert_quality(settings->quality);
+	plan->duration_ms = duration_ms;
+	plan->rate = output_rate(rate, plan->format);
+	/* unknown (0) is left to the player's usual two */
+	plan->channels = channels ? MIN(channels, MAX_CHANNELS) : MAX_CHANNELS;
+	plan->estimated_size = estimate_size(plan);
+}
+
 static void fill_plan(GstDiscovererInfo *info, const KmConvertSettings *settings,
 		      KmConvertPlan *plan)
 {
 	GList *audio = gst_discoverer_info_get_audio_streams(info);
 	GstDiscovererAudioInfo *stream = audio->data;
 	g_autoptr(GstCaps) caps = gst_discoverer_stream_info_get_caps(audio->data);
-	guint channels = gst_discoverer_audio_info_get_channels(stream);
 
-	plan->lossless = caps_lossless(caps);
-	plan->format = plan->lossless ? KM_CONVERT_FLAC : settings->lossy_to;
-	plan->quality = km_convert_quality(settings->quality);
-	plan->duration_ms = gst_discoverer_info_get_duration(info) / GST_MSECOND;
-	plan->rate = output_rate(gst_discoverer_audio_info_get_sample_rate(stream), plan->format);
-	/* unknown (0) is left to the player's usual two */
-	plan->channels = channels ? MIN(channels, MAX_CHANNELS) : MAX_CHANNELS;
-	plan->estimated_size = estimate_size(plan);
+	fill_plan_from(caps_lossless(caps), gst_discoverer_info_get_duration(info) / GST_MSECOND,
+		       gst_discoverer_audio_info_get_sample_rate(stream),
+		       gst_discoverer_audio_info_get_channels(stream), settings, plan);
 	gst_discoverer_stream_info_list_free(audio);
 }
 
@@ -443,12 +450,18 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 {
 	g_autofree char *absolute = NULL, *uri = NULL, *why = NULL;
 	GstDiscovererInfo *info;
+	KmAiffFormat aiff;
 	guint tries;
 	gboolean ok;
 
 	g_return_val_if_fail(settings && settings->lossy_to <= KM_CONVERT_FLAC, FALSE);
 	if (!km_convert_available(error) || !km_convert_check_source(path, error))
 		return FALSE;
+	if (km_convert_aiff_format(path, &aiff)) {	/* not by the discoverer (km-convert-private.h) */
+		fill_plan_from(TRUE, aiff.frames * 1000 / aiff.rate, aiff.rate, aiff.channels,
+			       settings, plan);
+		return TRUE;
+	}
 	absolute = g_canonicalize_filename(path, NULL);
 	uri = g_filename_to_uri(absolute, NULL, error);
 	if (!uri)

@@ -557,6 +557,58 @@ static void test_truncated(void)
 	convert_truncated(adts);
 }
 
+/*
+ * An AIFF's format comes from its COMM chunk, read by us: what a hostile
+ * header holds (no COMM within the chunks walked, a chunk running past the
+ * end, a rate of 0 Hz or of 2^70 Hz) is refused or left to GStreamer,
+ * which refuses it; never a crash or a wait. A real AIFF cut in half
+ * converts as far as it goes.
+ */
+static void test_hostile_aiff(void)
+{
+	static const guint8 comm_zero_rate[] = {
+		'F', 'O', 'R', 'M', 0, 0, 0, 38, 'A', 'I', 'F', 'F',
+		'C', 'O', 'M', 'M', 0, 0, 0, 18, 0, 2, 0, 0, 0, 100, 0, 16,
+		0x3f, 0x00, 0x80, 0, 0, 0, 0, 0, 0, 0,	/* 2^-63 Hz */
+	};
+	static const guint8 comm_huge_rate[] = {
+		'F', 'O', 'R', 'M', 0, 0, 0, 38, 'A', 'I', 'F', 'C',
+		'C', 'O', 'M', 'M', 0, 0, 0, 18, 0, 2, 0, 0, 0, 100, 0, 16,
+		0x40, 0x45, 0x80, 0, 0, 0, 0, 0, 0, 0,	/* 2^70 Hz */
+	};
+	static const guint8 chunk_past_end[] = {
+		'F', 'O', 'R', 'M', 0xff, 0xff, 0xff, 0xff, 'A', 'I', 'F', 'F',
+		'J', 'U', 'N', 'K', 0xff, 0xff, 0xff, 0xf0, 0, 0, 0, 0,
+	};
+	const struct {
+		const char *name;
+		const guint8 *bytes;
+		gsize len;
+	} cases[] = {
+		{ "zero-rate.aiff", comm_zero_rate, sizeof(comm_zero_rate) },
+		{ "huge-rate.aiff", comm_huge_rate, sizeof(comm_huge_rate) },
+		{ "past-end.aiff", chunk_past_end, sizeof(chunk_past_end) },
+	};
+	KmConvertSettings settings = { KM_CONVERT_VORBIS, KM_CONVERT_DEFAULT_QUALITY };
+	g_autofree char *real = NULL;
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *path = tmp_path(cases[i].name);
+		g_autoptr(GError) error = NULL;
+		KmConvertPlan plan;
+
+		write_file(path, cases[i].bytes, cases[i].len);
+		g_assert_false(km_convert_plan(path, &settings, &plan, NULL, &error));
+		g_assert_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO);
+		g_test_message("%s: %s", cases[i].name, error->message);
+	}
+	if (!have("ffmpeg"))
+		return;
+	real = make_source("cut.aiff", 44100, 2, LONG_SECONDS,
+			   (const char *const[]){ "-c:a", "pcm_s16be", NULL });
+	convert_truncated(real);
+}
+
 /* ---- two at once ---------------------------------------------------------- */
 
 struct job {
@@ -626,6 +678,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/convert/refuse/missing", test_missing_source);
 	g_test_add_func("/convert/refuse/dest-exists", test_dest_exists);
 	g_test_add_func("/convert/truncated", test_truncated);
+	g_test_add_func("/convert/hostile-aiff", test_hostile_aiff);
 	g_test_add_func("/convert/concurrent", test_concurrent);
 	status = g_test_run();
 
