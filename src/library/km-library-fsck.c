@@ -27,13 +27,17 @@ static void on_finding(void *ctx, enum omfs_fsck_severity sev, const char *msg)
 static GPtrArray *run_fsck(KmLibrary *lib, gboolean repair, GError **error)
 {
 	g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
-	struct omfs_fsck_opts opts = { .repair = repair, .report = on_finding, .report_ctx = found };
+	struct omfs_fsck_opts opts = {
+		.repair = repair, .report = on_finding, .report_ctx = found,
+	};
 	struct omfs_fsck_result res;
 
 	if (omfs_fsck(lib->volume, &opts, &res) == OMFS_FSCK_OPERATIONAL) {
+		/* the last sentence says why fsck stopped */
+		const char *why = found->len ? found->pdata[found->len - 1] : "unknown error";
+
 		g_set_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_IO,
-			    "the file system could not be checked: %s",
-			    found->len ? (const char *)found->pdata[found->len - 1] : "unknown error");
+			    "the file system could not be checked: %s", why);
 		return NULL;
 	}
 	return g_steal_pointer(&found);
