@@ -140,6 +140,12 @@ static char *kind_words(KmVerifyKind kind, guint n)
 		return g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
 			"%u value is out of the player’s range.",
 			"%u values are out of the player’s range.", n), n);
+	case KM_VERIFY_FILE_SYSTEM:
+		return g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+			"The player’s file system has %u problem, such as space marked used "
+			"that nothing uses.",
+			"The player’s file system has %u problems, such as space marked used "
+			"that nothing uses.", n), n);
 	default:
 		return g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u other problem.",
 						   "%u other problems.", n), n);
@@ -183,8 +189,8 @@ static GtkWidget *details_expander(const KmVerifyReport *report)
 /* A line per kind found, "• …", then the details. */
 static void list_findings(GtkBox *box, const KmVerifyReport *report)
 {
-	/* by kind: KM_VERIFY_BAD_VALUE is the last */
-	guint counts[KM_VERIFY_BAD_VALUE + 1] = { 0 };
+	/* by kind: KM_VERIFY_FILE_SYSTEM is the last */
+	guint counts[KM_VERIFY_FILE_SYSTEM + 1] = { 0 };
 
 	for (guint i = 0; i < report->findings->len; i++) {
 		const KmVerifyFinding *f = report->findings->pdata[i];

@@ -347,7 +347,10 @@ static void verify_run(KmJob *job)
 	GError *error = NULL;
 	KmVerifyReport *report;
 
-	report = km_library_verify(km_worker_library(job->session), repair,
+	/* the file system too, as karmactl fsck: what verify reads stands on it */
+	report = km_library_verify(km_worker_library(job->session),
+				   KM_VERIFY_FLAG_FILE_SYSTEM |
+				   (repair ? KM_VERIFY_FLAG_REPAIR : KM_VERIFY_FLAGS_NONE),
 				   km_job_cancellable(job), &error);
 	if (!report) {
 		km_worker_check_device(job, error);

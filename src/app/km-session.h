@@ -295,8 +295,9 @@ gboolean km_session_playlist_create_finish(KmSession *session, GAsyncResult *res
 					   guint32 *fid, GError **error);
 
 /*
- * Read every file of the library and compare with var/smalldb (km-verify.h);
- * with repair, fix what can be fixed (the lists are then reloaded).
+ * Check the file system (KM_VERIFY_FLAG_FILE_SYSTEM), then read every file of
+ * the library and compare with var/smalldb (km-verify.h); with repair, fix
+ * what can be fixed, the file system first (the lists are then reloaded).
  */
 void km_session_verify_async(KmSession *session, gboolean repair, GCancellable *cancellable,
 			     GAsyncReadyCallback callback, gpointer user_data);

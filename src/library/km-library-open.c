@@ -170,6 +170,11 @@ static gboolean mount_music(KmLibrary *lib, const struct omfs_blockdev *volume, 
 	return FALSE;
 }
 
+gboolean km_library_mount_again(KmLibrary *lib, GError **error)
+{
+	return mount_music(lib, lib->volume, error);
+}
+
 /* ---- loading ---- */
 
 /* smalldb rows as the library (fids that cannot be are left out, with a warning). */

@@ -99,6 +99,11 @@ KmProperties *km_library_effective(const KmProperties *file, const KmProperties 
  */
 const char *km_library_object_damage(const KmProperties *object);
 
+/* ---- km-library-open.c ---- */
+
+/* Mount lib->volume again (after the fsck repair let it go): lib->fs, fids0/, var/. */
+gboolean km_library_mount_again(KmLibrary *lib, GError **error);
+
 /* ---- km-library-files.c: files on the mounted volume ---- */
 
 /* KM_LIBRARY_ERROR_IO naming what and the core's sentence; always FALSE. */

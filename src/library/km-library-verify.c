@@ -29,6 +29,7 @@ static const char *const kind_names[] = {
 	[KM_VERIFY_STRAY] = "stray",
 	[KM_VERIFY_DANGLING_ENTRY] = "dangling-entry",
 	[KM_VERIFY_BAD_VALUE] = "bad-value",
+	[KM_VERIFY_FILE_SYSTEM] = "file-system",
 };
 
 const char *km_verify_kind_name(KmVerifyKind kind)
@@ -489,7 +490,9 @@ static gboolean mark_repaired(KmLibrary *lib, KmVerifyReport *report, GCancellab
 	for (guint i = 0; i < report->findings->len; i++) {
 		KmVerifyFinding *f = report->findings->pdata[i];
 
-		f->repaired = f->repairable && !found_again(again, f);
+		/* the file system check marked its own (km-library-fsck.c) */
+		if (f->kind != KM_VERIFY_FILE_SYSTEM)
+			f->repaired = f->repairable && !found_again(again, f);
 	}
 	return TRUE;
 }
@@ -539,7 +542,9 @@ static KmVerifyReport *run(KmLibrary *lib, KmVerifyFlags flags, gboolean rebuild
 			    "a transaction is open: commit it or roll it back first");
 		return NULL;
 	}
-	ok = evaluate(lib, &plan, flags, rebuild, cancellable, error);
+	ok = !(flags & KM_VERIFY_FLAG_FILE_SYSTEM) ||
+	     km_verify_file_system(lib, &plan, repair, error);
+	ok = ok && evaluate(lib, &plan, flags, rebuild, cancellable, error);
 	if (ok && repair)
 		ok = check_bitmap_trustworthy(lib, error) && apply(lib, &plan, rebuild, error);
 	plan_free(&plan);

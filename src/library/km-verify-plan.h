@@ -30,6 +30,15 @@ typedef struct {
 void km_verify_add_finding(Plan *plan, KmVerifyKind kind, guint32 fid, gboolean repairable,
 			   char *message);
 
+/* ---- km-library-fsck.c ---- */
+
+/*
+ * Run omfs_fsck on the library's volume (repairing with repair) and add
+ * what it found as KM_VERIFY_FILE_SYSTEM findings, marked repaired when a
+ * check after the repair no longer finds them. FALSE when fsck could not run.
+ */
+gboolean km_verify_file_system(KmLibrary *lib, Plan *plan, gboolean repair, GError **error);
+
 /* ---- km-library-verify-content.c ---- */
 
 /*

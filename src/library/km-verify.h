@@ -60,6 +60,13 @@ typedef enum {
 	 * length is set from its data file, the rest is left to the user.
 	 */
 	KM_VERIFY_BAD_VALUE,
+	/*
+	 * The file system check (omfs_fsck, as karmactl fsck) found a problem
+	 * on the volume: a block marked used that nothing owns, a mirror copy
+	 * that differs, a damaged directory. Repair runs fsck --repair, which
+	 * fixes what is safe to fix; a check after it says what was.
+	 */
+	KM_VERIFY_FILE_SYSTEM,
 } KmVerifyKind;
 
 typedef enum {
@@ -68,6 +75,12 @@ typedef enum {
 	KM_VERIFY_FLAG_REPAIR = 1 << 0,
 	/* Read every data file in full (slow: the whole disk): a read error is UNREADABLE. */
 	KM_VERIFY_FLAG_READ_DATA = 1 << 1,
+	/*
+	 * Check the file system too (omfs_fsck), first: its findings are
+	 * KM_VERIFY_FILE_SYSTEM. With repair, the volume is repaired as by
+	 * karmactl fsck --repair before the library is verified and repaired.
+	 */
+	KM_VERIFY_FLAG_FILE_SYSTEM = 1 << 2,
 } KmVerifyFlags;
 
 typedef struct {

@@ -355,6 +355,35 @@ void km_test_damage_smalldb(const char *image)
 	km_image_device_close(dev);
 }
 
+/*
+ * Marks blocks near the end of image's music volume used in its free-space
+ * bitmap, though nothing owns them: a leak, as an interrupted write leaves,
+ * which only the file system check finds (karmactl fsck).
+ */
+void km_test_leak_blocks(const char *image, guint n)
+{
+	char msg[256];
+	struct km_image_device *dev = km_test_open_music(image, true);
+	const struct omfs_blockdev *bdev = km_image_device_blockdev(dev);
+	const struct omfs_mount_opts opts = { .read_only = true };
+	struct omfs_fs *fs = NULL;
+	struct omfs_info info;
+
+	g_assert_cmpint(omfs_mount(bdev, &opts, &fs, msg, sizeof(msg)), ==, 0);
+	omfs_get_info(fs, &info);
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	for (uint64_t block = info.s_num_blocks - 20; block < info.s_num_blocks - 20 + n; block++) {
+		uint64_t at = info.r_bitmap * info.s_blocksize + block / 8;
+		guint8 byte;
+
+		g_assert_cmpint(bdev->read(bdev->ctx, at, &byte, 1), ==, 0);
+		g_assert_false(byte & (1u << (block & 7)));
+		byte |= (guint8)(1u << (block & 7));
+		g_assert_cmpint(bdev->write(bdev->ctx, at, &byte, 1), ==, 0);
+	}
+	km_image_device_close(dev);
+}
+
 static void on_verified(GObject *source, GAsyncResult *result, gpointer data)
 {
 	KmVerifyReport **report = data;

@@ -79,6 +79,8 @@ GPtrArray *km_test_write_wavs(const char *folder, guint first, guint n);
 struct km_image_device *km_test_open_music(const char *image, gboolean writable);
 /* Overwrites the header of image's var/smalldb with garbage (the player's list of tracks, damaged). */
 void km_test_damage_smalldb(const char *image);
+/* Marks n free blocks of image's music volume used: a leak only the file system check finds. */
+void km_test_leak_blocks(const char *image, guint n);
 
 /* A WAV file of size bytes of silence (big enough for progress to show). */
 GFile *km_test_write_silence(const char *path, guint32 size);

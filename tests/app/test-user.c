@@ -1009,6 +1009,58 @@ static void test_damaged_player_banner(gconstpointer healthy)
 	km_test_close_window(win);
 }
 
+/* Check Player… from the main menu; the dialog with what it found, once it shows part. */
+static GtkWidget *check_from_menu(KmPlayerView *pv, const char *part)
+{
+	km_test_click(km_test_find_icon_button(GTK_WIDGET(pv), "open-menu-symbolic"), 1, 1);
+	km_test_click_label(GTK_WIDGET(pv), "Check Player…");
+	return dialog_showing(part);
+}
+
+/*
+ * Check Player… runs the file system check too: blocks marked used that
+ * nothing owns (which verify alone never sees) are reported in plain words,
+ * Repair frees them (as karmactl fsck --repair), and a check then finds
+ * nothing, as it does on a healthy player.
+ */
+static void test_check_file_system(gconstpointer healthy)
+{
+	g_autofree char *image = km_test_make_image(4);
+	KmWindow *win;
+	KmPlayerView *pv;
+	KmTransferRow *row;
+	GtkWidget *dialog;
+
+	win = km_test_open_window(healthy);
+	wait_damage_known(win);
+	dialog = check_from_menu(km_test_player_view(win), "No Problems Found");
+	g_assert_null(km_test_find_button(dialog, "_Repair"));
+	km_test_answer(dialog, "close");
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
+	km_test_close_window(win);
+
+	km_test_leak_blocks(image, 6);
+	win = km_test_open_window(image);
+	pv = km_test_player_view(win);
+	km_test_focus_window(GTK_WINDOW(win));
+	wait_damage_known(win);
+	dialog = check_from_menu(pv, "file system has 1 problem");
+	g_assert_true(km_test_shows_part(dialog, "Repair fixes all of them"));
+	km_test_click(km_test_find_button(dialog, "_Repair"), 1, 1);
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
+	km_test_wait_until((row = km_transfer_panel_get_first_row(
+				    _km_player_view_get_transfers(pv))) != NULL);
+	km_test_wait_until(!km_transfer_row_is_running(row));
+	g_assert_nonnull(strstr(km_transfer_row_get_status(row), "1 problem repaired"));
+	g_assert_null(strstr(km_transfer_row_get_status(row), "could not"));
+	g_assert_cmpuint(km_test_n_tracks(win), ==, 4);
+	dialog = check_from_menu(pv, "No Problems Found");
+	g_assert_null(km_test_find_button(dialog, "_Repair"));
+	km_test_answer(dialog, "close");
+	km_test_wait_until(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG) == NULL);
+	km_test_close_window(win);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *image = NULL;
@@ -1033,5 +1085,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/app/user/export-bad-track", test_export_bad_track);
 	g_test_add_data_func("/app/user/details-not-clipped", image, test_details_not_clipped);
 	g_test_add_data_func("/app/user/damaged-player-banner", image, test_damaged_player_banner);
+	g_test_add_data_func("/app/user/check-file-system", image, test_check_file_system);
 	return g_test_run();
 }

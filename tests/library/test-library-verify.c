@@ -3,7 +3,8 @@
  * test-library-verify.c - km_library_verify() and km_library_rebuild_db()
  * against problems made by hand with the OMFS core; a missing smalldb; the
  * player's deletion bitmap and play counts; the commit journal (its format,
- * malformed journals, and a journal left by an interrupted commit).
+ * malformed journals, and a journal left by an interrupted commit); the file
+ * system check (KM_VERIFY_FLAG_FILE_SYSTEM) beside it, and its repair.
  */
 #include <string.h>
 
@@ -231,6 +232,74 @@ static void test_verify_read_only(struct fixture *f, gconstpointer unused)
 	g_assert_cmpuint(r->findings->len, ==, 1);
 	g_assert_null(km_library_verify(lib, KM_VERIFY_FLAG_REPAIR, NULL, &error));
 	g_assert_error(error, KM_LIBRARY_ERROR, KM_LIBRARY_ERROR_READ_ONLY);
+	tu_close(lib);
+}
+
+/* Marks n free blocks near the volume's end used in its bitmap: a leak only fsck finds. */
+static void leak_blocks(struct km_mem_device *m, guint n)
+{
+	struct omfs_fs *fs = tu_mount(&m->bdev);
+	struct omfs_info info;
+
+	omfs_get_info(fs, &info);
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	for (uint64_t block = info.s_num_blocks - 20; block < info.s_num_blocks - 20 + n; block++) {
+		guint8 *byte = m->data + info.r_bitmap * info.s_blocksize + block / 8;
+
+		g_assert_false(*byte & (1u << (block & 7)));
+		*byte |= (guint8)(1u << (block & 7));
+	}
+}
+
+/*
+ * KM_VERIFY_FLAG_FILE_SYSTEM: fsck's problems are findings beside verify's;
+ * a repair fixes both (the volume with the library's mount let go), and the
+ * library, mounted again, takes a change; a check then finds nothing.
+ */
+static void test_file_system(struct fixture *f, gconstpointer unused)
+{
+	g_autoptr(GError) error = NULL;
+	const KmVerifyFlags check = KM_VERIFY_FLAG_FILE_SYSTEM;
+	struct omfs_fs *fs = tu_mount(&f->m->bdev);
+	KmLibrary *lib;
+	KmTransaction *tx;
+	g_autofree char *path = tu_host_file("after-repair", 3000, 300);
+
+	tu_fs_write(fs, "fids0/_00000/500", "orphan", 6);
+	g_assert_cmpint(omfs_unmount(fs), ==, 0);
+	leak_blocks(f->m, 6);
+	lib = tu_open(&f->m->bdev, TRUE);
+	/* verify alone does not look at the bitmap */
+	g_autoptr(KmVerifyReport) plain = verify(lib, FALSE);
+	g_assert_cmpuint(km_verify_report_count(plain, KM_VERIFY_FILE_SYSTEM), ==, 0);
+
+	g_autoptr(KmVerifyReport) r = km_library_verify(lib, check, NULL, &error);
+	g_assert_no_error(error);
+	log_report(r);
+	g_assert_cmpuint(km_verify_report_count(r, KM_VERIFY_FILE_SYSTEM), ==, 1);
+	g_assert_cmpuint(km_verify_report_count(r, KM_VERIFY_ORPHAN_DATA), ==, 1);
+	g_assert_true(finding_for(r, KM_VERIFY_FILE_SYSTEM, 0)->repairable);
+	g_assert_nonnull(strstr(finding_for(r, KM_VERIFY_FILE_SYSTEM, 0)->message, "blocks"));
+	g_assert_cmpuint(r->n_unrepaired, ==, 2);
+
+	g_autoptr(KmVerifyReport) fixed = km_library_verify(lib, check | KM_VERIFY_FLAG_REPAIR,
+							    NULL, &error);
+	g_assert_no_error(error);
+	log_report(fixed);
+	g_assert_cmpuint(fixed->findings->len, ==, 2);
+	g_assert_true(finding_for(fixed, KM_VERIFY_FILE_SYSTEM, 0)->repaired);
+	g_assert_cmpuint(fixed->n_unrepaired, ==, 0);
+
+	tx = km_library_begin(lib, &error);
+	g_assert_no_error(error);
+	tu_add(tx, path, 1);
+	tu_commit(tx);
+	g_object_unref(tx);
+	g_autoptr(KmVerifyReport) again = km_library_verify(lib, check, NULL, &error);
+	g_assert_no_error(error);
+	log_report(again);
+	g_assert_cmpuint(again->findings->len, ==, 0);
+	g_assert_cmpuint(km_library_get_n_objects(lib), ==, N_TRACKS + 2);
 	tu_close(lib);
 }
 
@@ -576,6 +645,7 @@ int main(int argc, char **argv)
 	ADD("player-deleted-member", test_player_deleted_member);
 	ADD("damaged-journal", test_damaged_journal);
 	ADD("interrupted-commit", test_interrupted_commit);
+	ADD("file-system", test_file_system);
 #undef ADD
 	g_test_add_func("/library-verify/journal/round-trip", test_journal_round_trip);
 	g_test_add_func("/library-verify/journal/malformed", test_journal_malformed);
