@@ -32,12 +32,6 @@ gboolean km_xspf_sniff(const char *data, gsize len)
 	return i < len && data[i] == '<';
 }
 
-/* An error of ours: G_MARKUP_PREFIX_ERROR_POSITION adds the line, as to GMarkup's own. */
-static void set_error(GMarkupParseContext *context, GError **error, const char *message)
-{
-	g_set_error_literal(error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT, message);
-}
-
 static gboolean is_xspf_root(const char *name, const char **names, const char **values)
 {
 	if (strcmp(name, "playlist") != 0)
@@ -81,12 +75,15 @@ static void on_start(GMarkupParseContext *context, const char *name, const char 
 	XspfReader *r = data;
 
 	if (r->depth == KM_XSPF_MAX_DEPTH) {
-		set_error(context, error, _("Elements nested too deep for a playlist"));
+		/* G_MARKUP_PREFIX_ERROR_POSITION adds the line, as to GMarkup's own errors */
+		g_set_error_literal(error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+				    _("Elements nested too deep for a playlist"));
 		return;
 	}
 	if (r->depth == IN_PLAYLIST && !is_xspf_root(name, names, values)) {
-		set_error(context, error,
-			  _("Not an XSPF playlist (<playlist xmlns=\"" KM_XSPF_NAMESPACE "\">)"));
+		g_set_error(error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+			    _("Not an XSPF playlist: its root is no <playlist xmlns=\"%s\">"),
+			    KM_XSPF_NAMESPACE);
 		return;
 	}
 	if (++r->depth == 1 || r->off)
