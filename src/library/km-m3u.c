@@ -51,6 +51,11 @@ gboolean km_m3u_check_bytes(const char *data, gsize len, GError **error)
 	return TRUE;
 }
 
+gsize km_m3u_bom_size(const char *data, gsize len)
+{
+	return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 GPtrArray *km_m3u_parse(const char *data, gsize len, const char *base_dir, GError **error)
 {
 	g_autoptr(GPtrArray) entries = NULL;
@@ -60,8 +65,7 @@ GPtrArray *km_m3u_parse(const char *data, gsize len, const char *base_dir, GErro
 	if (!km_m3u_check_bytes(data, len, error))
 		return NULL;
 	entries = g_ptr_array_new_with_free_func((GDestroyNotify)km_m3u_entry_free);
-	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-		p += 3;
+	p += km_m3u_bom_size(data, len);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (gsize)(end - p));
 		const char *stop = nl ? nl : end;

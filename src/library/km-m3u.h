@@ -38,6 +38,9 @@ void km_m3u_entry_free(KmM3uEntry *entry);
  */
 gboolean km_m3u_check_bytes(const char *data, gsize len, GError **error);
 
+/* The size of the UTF-8 byte order mark data starts with (3), or 0: skipped by both readers. */
+gsize km_m3u_bom_size(const char *data, gsize len);
+
 /*
  * The entries of a list of len bytes at data, whose folder is base_dir (a
  * new array of KmM3uEntry*, freed with it). NULL with the error of

@@ -25,7 +25,7 @@ typedef struct {
 
 gboolean km_xspf_sniff(const char *data, gsize len)
 {
-	gsize i = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	gsize i = km_m3u_bom_size(data, len);
 
 	while (i < len && g_ascii_isspace(data[i]))
 		i++;
@@ -118,7 +118,7 @@ static char *location_path(const char *location, const char *base_uri)
 	return uri ? g_filename_from_uri(uri, NULL, NULL) : NULL;
 }
 
-/* A track's location: the entry's unless it has one naming a file already. */
+/* A track's location becomes its entry, unless an earlier one names a file or this one none. */
 static void end_location(XspfReader *r, char *text)
 {
 	KmM3uEntry *e = r->track;
@@ -182,14 +182,14 @@ GPtrArray *km_xspf_parse(const char *data, gsize len, const char *base_dir, GErr
 	g_autoptr(GMarkupParseContext) context = NULL;
 	g_autoptr(GPtrArray) entries = NULL;
 	XspfReader r = { 0 };
+	gsize bom;
 	gboolean ok;
 
 	if (!km_m3u_check_bytes(data, len, error))
 		return NULL;
-	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-		data += 3;
-		len -= 3;
-	}
+	bom = km_m3u_bom_size(data, len);
+	data += bom;
+	len -= bom;
 	entries = g_ptr_array_new_with_free_func((GDestroyNotify)km_m3u_entry_free);
 	base_uri = folder_uri(base_dir);
 	r.entries = entries;
