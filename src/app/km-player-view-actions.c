@@ -96,7 +96,8 @@ gboolean km_file_is_playlist(GFile *file)
 	g_autofree char *name = g_file_get_basename(file);
 	const char *dot = name ? strrchr(name, '.') : NULL;
 
-	return dot && (g_ascii_strcasecmp(dot, ".m3u") == 0 || g_ascii_strcasecmp(dot, ".m3u8") == 0);
+	return dot && (g_ascii_strcasecmp(dot, ".m3u") == 0 || g_ascii_strcasecmp(dot, ".m3u8") == 0 ||
+		       g_ascii_strcasecmp(dot, ".xspf") == 0);
 }
 
 void km_player_view_import_playlist(KmPlayerView *self, GFile *list)

@@ -81,7 +81,7 @@ static GtkDropTarget *file_drop_target(KmPlayerView *self, GtkWidget *widget)
 void _km_player_view_init_dnd(KmPlayerView *self)
 {
 	self->drop_target = file_drop_target(self, GTK_WIDGET(self->library_view));
-	/* the playlists' sidebar takes files too: an .m3u dropped there is a new playlist */
+	/* the playlists' sidebar takes files too: an .m3u or .xspf dropped there is a new playlist */
 	file_drop_target(self, GTK_WIDGET(self->sidebar));
 	g_signal_connect_object(self->library_view, "prepare-drag", G_CALLBACK(on_prepare_drag),
 				self, G_CONNECT_SWAPPED);

@@ -26,9 +26,9 @@ KmSession *km_player_view_get_session(KmPlayerView *self);
 void km_player_view_add_files(KmPlayerView *self, GFile *const *files, guint n_files);
 /* Copy the selected tracks into folder. */
 void km_player_view_export_selected(KmPlayerView *self, GFile *folder);
-/* Import the M3U/M3U8 list file as a playlist: its files added, a transfer row for it. */
+/* Import the M3U/M3U8 or XSPF list file as a playlist: its files added, a transfer row for it. */
 void km_player_view_import_playlist(KmPlayerView *self, GFile *list);
-/* Whether file is named as a playlist file (.m3u, .m3u8): a drop imports it. */
+/* Whether file is named as a playlist file (.m3u, .m3u8, .xspf): a drop imports it. */
 gboolean km_file_is_playlist(GFile *file);
 /*
  * Compare folder with the player, then ask whether to sync: its tracks the

@@ -46,7 +46,7 @@ bool kc_library_matches(const KmProperties *p, const char *folded_query);
 /*
  * kc-add-cmd.c: host files imported as add imports them (km_library_import(),
  * committed once), each file's outcome said, a progress line, Ctrl-C
- * committing what was copied; or, with playlist_file, that M3U/M3U8 list
+ * committing what was copied; or, with playlist_file, that M3U/M3U8 or XSPF list
  * made a playlist (km_library_import_playlist(): its files imported the
  * same way, those there already used). Returns add's exit status.
  */

@@ -2,7 +2,8 @@
 /*
  * kc-playlist-cmd.c - karmactl playlist: list, show, and the changes
  * (create, rename, delete, add, remove, move), each change one transaction;
- * import, an M3U/M3U8 list made a playlist through add's import (kc_import()).
+ * import, an M3U/M3U8 or XSPF list made a playlist through add's import
+ * (kc_import()).
  * A playlist is named by its fid or by its name (its title), when only one
  * playlist has that name.
  */
@@ -19,7 +20,8 @@ static char *playlist_name_option;
 
 static const GOptionEntry playlist_options[] = {
 	{ "name", 'n', 0, G_OPTION_ARG_STRING, &playlist_name_option,
-	  "import: the new playlist's name (default: the file's, without .m3u or .m3u8)", "NAME" },
+	  "import: the new playlist's name (default: the file's, without .m3u, .m3u8 or .xspf)",
+	  "NAME" },
 	KC_CONVERT_OPTIONS,
 	{ NULL }
 };
@@ -342,7 +344,7 @@ const struct kc_command kc_cmd_playlist = {
 		       "  add NAME|FID FID...          append tracks\n"
 		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"
 		       "  move NAME|FID FROM TO        move an entry to index TO\n"
-		       "  import FILE [--name NAME]    an M3U/M3U8 list: its files added (those\n"
+		       "  import FILE [--name NAME]    an M3U/M3U8 or XSPF list: its files added (those\n"
 		       "                               there already reused), in its order",
 	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = playlist_run,

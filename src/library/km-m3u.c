@@ -40,21 +40,32 @@ static char *entry_path(const char *text, const char *base_dir)
 	return g_build_filename(base_dir, text, NULL);
 }
 
+gboolean km_m3u_check_bytes(const char *data, gsize len, GError **error)
+{
+	if (len > KM_M3U_MAX_SIZE || memchr(data, '\0', len)) {
+		g_set_error_literal(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+				    len > KM_M3U_MAX_SIZE ? _("Larger than any playlist file") :
+				    _("Not a playlist file: it holds binary data"));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gsize km_m3u_bom_size(const char *data, gsize len)
+{
+	return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 GPtrArray *km_m3u_parse(const char *data, gsize len, const char *base_dir, GError **error)
 {
 	g_autoptr(GPtrArray) entries = NULL;
 	const char *end = data + len, *p = data;
 	guint line = 0;
 
-	if (len > KM_M3U_MAX_SIZE || memchr(data, '\0', len)) {
-		g_set_error_literal(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-				    len > KM_M3U_MAX_SIZE ? _("Larger than any playlist file") :
-				    _("Not a playlist file: it holds binary data"));
+	if (!km_m3u_check_bytes(data, len, error))
 		return NULL;
-	}
 	entries = g_ptr_array_new_with_free_func((GDestroyNotify)km_m3u_entry_free);
-	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-		p += 3;
+	p += km_m3u_bom_size(data, len);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (gsize)(end - p));
 		const char *stop = nl ? nl : end;

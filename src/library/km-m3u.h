@@ -11,6 +11,7 @@
  *   entry with no path, kept so that the caller can say it was skipped.
  * - File names are bytes, as on Linux: an .m3u in Latin-1 names the files
  *   its bytes name.
+ * KmM3uEntry is the entry of an XSPF list too (km-xspf.h).
  */
 #ifndef KM_M3U_H
 #define KM_M3U_H
@@ -31,10 +32,19 @@ typedef struct {
 void km_m3u_entry_free(KmM3uEntry *entry);
 
 /*
+ * Whether len bytes at data may be a playlist file at all: FALSE with a
+ * G_FILE_ERROR_INVAL error when larger than KM_M3U_MAX_SIZE or holding a NUL
+ * byte (no playlist does: it is some other file). Shared with km-xspf.h.
+ */
+gboolean km_m3u_check_bytes(const char *data, gsize len, GError **error);
+
+/* The size of the UTF-8 byte order mark data starts with (3), or 0: skipped by both readers. */
+gsize km_m3u_bom_size(const char *data, gsize len);
+
+/*
  * The entries of a list of len bytes at data, whose folder is base_dir (a
- * new array of KmM3uEntry*, freed with it). NULL with a G_FILE_ERROR_INVAL
- * error when it is larger than KM_M3U_MAX_SIZE or holds a NUL byte (no
- * playlist does: it is some other file).
+ * new array of KmM3uEntry*, freed with it). NULL with the error of
+ * km_m3u_check_bytes().
  */
 GPtrArray *km_m3u_parse(const char *data, gsize len, const char *base_dir, GError **error);
 

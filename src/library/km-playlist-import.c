@@ -8,14 +8,24 @@
 #include <string.h>
 
 #include "km-transaction.h"
+#include "km-xspf.h"
+
+static gboolean is_list_suffix(const char *dot)
+{
+	static const char *const suffixes[] = { ".m3u", ".m3u8", ".xspf" };
+
+	for (guint i = 0; i < G_N_ELEMENTS(suffixes); i++)
+		if (g_ascii_strcasecmp(dot, suffixes[i]) == 0)
+			return TRUE;
+	return FALSE;
+}
 
 char *km_playlist_import_name(const char *path)
 {
 	char *base = g_filename_display_basename(path);
 	char *dot = strrchr(base, '.');
 
-	if (dot && dot != base &&
-	    (g_ascii_strcasecmp(dot, ".m3u") == 0 || g_ascii_strcasecmp(dot, ".m3u8") == 0))
+	if (dot && dot != base && is_list_suffix(dot))
 		*dot = '\0';
 	return base;
 }
@@ -87,7 +97,8 @@ gboolean km_library_import_playlist(KmLibrary *lib, const char *path, const char
 	*result = (KmPlaylistImportResult){ 0 };
 	if (!g_file_get_contents(path, &data, &len, error))
 		return FALSE;
-	entries = km_m3u_parse(data, len, folder, error);
+	entries = km_xspf_sniff(data, len) ? km_xspf_parse(data, len, folder, error) :
+					     km_m3u_parse(data, len, folder, error);
 	if (!entries) {
 		g_prefix_error(error, "%s: ", path);
 		return FALSE;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * km-playlist-import.h - an M3U/M3U8 list made a playlist on the player,
- * for karmactl playlist import and the app's Import Playlist alike
- * (docs/KARMA.md §8.2): its entries read (km-m3u.h), those naming a file
+ * km-playlist-import.h - an M3U/M3U8 or XSPF list made a playlist on the
+ * player, for karmactl playlist import and the app's Import Playlist alike
+ * (docs/KARMA.md §8.2): its entries read (km-m3u.h, or km-xspf.h when its
+ * content is XML, km_xspf_sniff(): the name's extension plays no part, so
+ * an XSPF list named .m3u is read all the same), those naming a file
  * here imported as add imports them (km_library_import(), with the
  * caller's options: its commits, its callbacks; a file already there is
  * the duplicate's track), then the playlist made in the list's order, in a
@@ -24,9 +26,10 @@ typedef struct {
 
 /*
  * Import the list at path as a playlist named name (NULL: the file's name
- * without .m3u or .m3u8). skipped (may be NULL; called with
- * import->data) gets each entry that names no local file, or none that
- * exists. FALSE with error when the list cannot be read, a playlist has
+ * without .m3u, .m3u8 or .xspf; an XSPF <title> is not used, so that both
+ * kinds are named alike and as the user sees the file). skipped (may be
+ * NULL; called with import->data) gets each entry that names no local
+ * file, or none that exists. FALSE with error when the list cannot be read, a playlist has
  * the name already (KM_LIBRARY_ERROR_INVALID; nothing is imported), the
  * import stopped (as km_library_import(): what was committed stays, no
  * playlist is made), or the playlist could not be made.

@@ -4,13 +4,14 @@
  * files are being copied (a transfer row that stays running keeps the view
  * busy for as long as the test needs); Export Plays… writing the plays the
  * player counted to a scrobbler log, once each; a playlist exported with its
- * NAME.m3u8; an M3U8 list dropped imported as a playlist; Sync Folder.
+ * NAME.m3u8; an M3U8 or XSPF list dropped imported as a playlist; Sync Folder.
  */
 #include "config.h"
 
 #include "km-test-util.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "km-image-device.h"
 #include "km-library.h"
@@ -283,16 +284,35 @@ static GtkDropTarget *file_target(GtkWidget *widget)
 	g_error("no drop target for files");
 }
 
+/* A list naming b1, a missing file, b2, b1 again: M3U8, or XSPF when suffix is "xspf". */
+static char *list_text(const char *suffix, const char *b1, const char *b2)
+{
+	g_autofree char *u1 = g_uri_escape_string(b1, NULL, FALSE);
+	g_autofree char *u2 = g_uri_escape_string(b2, NULL, FALSE);
+
+	if (strcmp(suffix, "xspf") != 0)
+		return g_strdup_printf("#EXTM3U\n%s\nmissing.wav\n%s\n%s\n", b1, b2, b1);
+	return g_strdup_printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			       "<playlist version=\"1\" xmlns=\"http://xspf.org/ns/0/\"><trackList>\n"
+			       "<track><location>%s</location></track>\n"
+			       "<track><location>missing.wav</location></track>\n"
+			       "<track><location>%s</location></track>\n"
+			       "<track><location>%s</location></track>\n"
+			       "</trackList></playlist>\n", u1, u2, u1);
+}
+
 /*
- * An M3U8 list dropped on the playlists' sidebar becomes a playlist in its order: the
- * file the player lacks added, the one twice listed twice, a missing entry
- * left out; the other file dropped with it is added as it would be alone.
+ * An M3U8 or XSPF list (suffix) dropped on the playlists' sidebar becomes a
+ * playlist in its order: the file the player lacks added, the one twice
+ * listed twice, a missing entry left out; the other file dropped with it is
+ * added as it would be alone.
  */
-static void test_import_playlist(void)
+static void test_import_playlist(gconstpointer suffix)
 {
 	g_autofree char *image = km_test_make_image(N_TRACKS);
 	g_autofree char *folder = g_dir_make_tmp("km-list-XXXXXX", NULL);
-	g_autofree char *list_path = g_build_filename(folder, "Road Trip.m3u8", NULL);
+	g_autofree char *list_name = g_strconcat("Road Trip.", suffix, NULL);
+	g_autofree char *list_path = g_build_filename(folder, list_name, NULL);
 	g_autoptr(GPtrArray) wavs = km_test_write_wavs(folder, 300, 3);
 	g_autoptr(GFile) list = g_file_new_for_path(list_path);
 	g_auto(GValue) value = G_VALUE_INIT;
@@ -308,7 +328,7 @@ static void test_import_playlist(void)
 
 	b1 = g_file_get_basename(wavs->pdata[1]);
 	b2 = g_file_get_basename(wavs->pdata[0]);
-	text = g_strdup_printf("#EXTM3U\n%s\nmissing.wav\n%s\n%s\n", b1, b2, b1);
+	text = list_text(suffix, b1, b2);
 	g_assert_true(g_file_set_contents(list_path, text, -1, NULL));
 	dropped = g_slist_append(dropped, list);
 	dropped = g_slist_append(dropped, wavs->pdata[2]);
@@ -416,7 +436,8 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/app/window/close-while-copying", image, test_close_while_copying);
 	g_test_add_func("/app/window/export-plays", test_export_plays);
 	g_test_add_func("/app/window/export-playlist", test_export_playlist);
-	g_test_add_func("/app/window/import-playlist", test_import_playlist);
+	g_test_add_data_func("/app/window/import-playlist", "m3u8", test_import_playlist);
+	g_test_add_data_func("/app/window/import-playlist-xspf", "xspf", test_import_playlist);
 	g_test_add_func("/app/window/sync-folder", test_sync_folder);
 	return g_test_run();
 }

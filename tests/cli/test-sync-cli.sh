@@ -3,8 +3,9 @@
 # karmactl sync and playlist import, end to end with real MP3s (lame): a
 # sync adds what the player lacks, a second does nothing, --dry-run changes
 # no byte, --delete removes what the folders lack (and its playlist
-# entries), an edited tag does not make a track new; an M3U8 list becomes a
-# playlist in its order, reusing what is there and listing what is missing;
+# entries), an edited tag does not make a track new; an M3U8 list, and an
+# XSPF one, becomes a playlist in its order, reusing what is there and
+# listing what is missing;
 # the cable pulled mid-sync or mid-import loses nothing committed; riocp
 # reads the result.  Speaks TAP.
 #   bash tests/cli/test-sync-cli.sh PATH/TO/karmactl
@@ -104,6 +105,39 @@ status 1 "--name gives another (exit 1: entries were skipped)" \
 	kv playlist import lists/trip.m3u8 --name "Trip 2"
 same "...which reuses every track" "Four|One|Three|Two (edited)" "$(titles)"
 fails 1 "an import of a file that is no list is refused" kv playlist import music/a/one.mp3
+
+# an XSPF list: locations are URIs (percent-encoded, relative to the list's folder or file://)
+song other/five.mp3 Five 700
+five_uri=$(python3 -c 'import pathlib; print(pathlib.Path("other/five.mp3").resolve().as_uri())')
+cat >lists/road.xspf <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<playlist version="1" xmlns="http://xspf.org/ns/0/">
+  <title>Not the name</title><trackList>
+    <track><location>$five_uri</location></track>
+    <track><title>Three</title><location>../music/b/thr%65e.mp3</location></track>
+    <track><location>../music/a/missing.mp3</location></track>
+    <track><location>http://radio.example/stream</location></track>
+    <track>
+      <location>../other/four.mp3</location>
+    </track>
+  </trackList>
+</playlist>
+EOF
+kv playlist import lists/road.xspf >import.txt 2>"$ERR"
+same "XSPF import with missing entries exits 1" 1 "$?"
+same "...lists what it skipped, by the line of its <track>" \
+	"skipped line 6: no such file: ../music/a/missing.mp3
+skipped line 7: not a local file: http://radio.example/stream" "$(grep '^skipped line' import.txt)"
+same "...adds the file the player lacked" 1 "$(grep -c '^added fid ' import.txt)"
+same "...reuses the ones there" 2 "$(grep -c '^on the player already as fid ' import.txt)"
+same "...makes the playlist in the list's order, named after the file" \
+	"0: fid $(fid_of Five): Sync Band - Five
+1: fid $(fid_of Three): Sync Band - Three
+2: fid $(fid_of Four): Sync Band - Four" "$(kv playlist show road)"
+printf '<playlist xmlns="http://xspf.org/ns/0/">\n<trackList>\n<track></location>\n' >lists/bad.xspf
+fails 1 "a malformed XSPF list is refused" kv playlist import lists/bad.xspf
+cp "$ERR" bad.txt
+check "...saying the line of the error" grep -q 'lists/bad.xspf: Error on line 3 char ' bad.txt
 check "verify is clean" kv verify
 
 # ---- the cable pulled during a sync and an import: nothing committed is lost ----
