@@ -28,3 +28,11 @@ void run_in(const char *dir, const char *const *argv)
 	if (!g_spawn_check_wait_status(status, &error))
 		g_error("%s failed (%s): %s%s", argv[0], error->message, out, err);
 }
+
+void remove_tree(const char *dir)
+{
+	const char *rm[] = { "rm", "-rf", dir, NULL };
+
+	g_spawn_sync(NULL, (char **)rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
+		     NULL);
+}

@@ -15,4 +15,7 @@ void argv_add(GPtrArray *argv, const char *word);
 /* Run argv (NULL-terminated) in dir; any failure ends the test with its output. */
 void run_in(const char *dir, const char *const *argv);
 
+/* rm -rf dir: the test's work folder, at its end. */
+void remove_tree(const char *dir);
+
 #endif

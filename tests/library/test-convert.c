@@ -682,12 +682,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/convert/concurrent", test_concurrent);
 	status = g_test_run();
 
-	{
-		const char *rm[] = { "rm", "-rf", tmpdir, NULL };
-
-		g_spawn_sync(NULL, (char **)rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
-			     NULL, NULL);
-	}
+	remove_tree(tmpdir);
 	g_free(tmpdir);
 	return status;
 }
