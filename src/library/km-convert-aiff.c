@@ -47,14 +47,20 @@ static gboolean read_comm(FILE *f, KmAiffFormat *format)
 	return format->channels > 0 && format->rate > 0;
 }
 
+static gboolean is_aiff(FILE *f)
+{
+	guint8 head[12];
+
+	return fread(head, 1, sizeof(head), f) == sizeof(head) && memcmp(head, "FORM", 4) == 0 &&
+	       (memcmp(head + 8, "AIFF", 4) == 0 || memcmp(head + 8, "AIFC", 4) == 0);
+}
+
+/* Walks the chunks after the 12-byte FORM header, f positioned after it. */
 static gboolean find_comm(FILE *f, guint64 file_size, KmAiffFormat *format)
 {
-	guint8 head[12], chunk[8];
-	guint64 pos = sizeof(head);
+	guint8 chunk[8];
+	guint64 pos = 12;
 
-	if (fread(head, 1, sizeof(head), f) != sizeof(head) || memcmp(head, "FORM", 4) != 0 ||
-	    (memcmp(head + 8, "AIFF", 4) != 0 && memcmp(head + 8, "AIFC", 4) != 0))
-		return FALSE;
 	for (guint i = 0; i < MAX_CHUNKS && pos + sizeof(chunk) <= file_size; i++) {
 		guint64 size;
 
@@ -69,19 +75,23 @@ static gboolean find_comm(FILE *f, guint64 file_size, KmAiffFormat *format)
 	return FALSE;
 }
 
-gboolean km_convert_aiff_format(const char *path, KmAiffFormat *format)
+/*
+ * An AIFF without a usable COMM is BROKEN rather than handed to the
+ * discoverer, which would meet the aiffparse race (km-convert-private.h).
+ */
+KmAiffRead km_convert_aiff_format(const char *path, KmAiffFormat *format)
 {
 	FILE *f = fopen(path, "rbe");
-	gboolean found = FALSE;
+	KmAiffRead read = KM_AIFF_NONE;
+	off_t size;
 
-	if (f) {
-		if (fseeko(f, 0, SEEK_END) == 0) {
-			off_t size = ftello(f);
-
-			rewind(f);
-			found = size > 0 && find_comm(f, (guint64)size, format);
-		}
-		fclose(f);
+	if (!f)
+		return KM_AIFF_NONE;
+	if (fseeko(f, 0, SEEK_END) == 0 && (size = ftello(f)) > 0) {
+		rewind(f);
+		if (is_aiff(f))
+			read = find_comm(f, (guint64)size, format) ? KM_AIFF_READ : KM_AIFF_BROKEN;
 	}
-	return found;
+	fclose(f);
+	return read;
 }

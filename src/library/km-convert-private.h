@@ -42,8 +42,13 @@ typedef struct {
 	guint64 frames;
 	guint rate;	/* Hz */
 } KmAiffFormat;
-/* FALSE when path is no AIFF or AIFF-C, or its COMM chunk is missing or absurd. */
-gboolean km_convert_aiff_format(const char *path, KmAiffFormat *format);
+typedef enum {
+	KM_AIFF_NONE,	/* no AIFF or AIFF-C: the FORM header is not there */
+	KM_AIFF_READ,	/* format filled from the COMM chunk */
+	KM_AIFF_BROKEN,	/* an AIFF whose COMM chunk is missing, cut or absurd */
+} KmAiffRead;
+
+KmAiffRead km_convert_aiff_format(const char *path, KmAiffFormat *format);
 
 G_END_DECLS
 

@@ -232,7 +232,7 @@ static gboolean build(struct run *r, const char *path, const KmConvertPlan *plan
 	GstElement *src, *decode, *resample;
 	KmAiffFormat format;
 	/* an AIFF goes to aiffparse alone, linked before it starts (km-convert-private.h) */
-	gboolean aiff = km_convert_aiff_format(path, &format), linked;
+	gboolean aiff = km_convert_aiff_format(path, &format) != KM_AIFF_NONE, linked;
 	const char *decoder = aiff ? "aiffparse" : "decodebin";
 
 	r->pipeline = gst_pipeline_new("km-convert");

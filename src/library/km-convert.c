@@ -457,10 +457,19 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 	g_return_val_if_fail(settings && settings->lossy_to <= KM_CONVERT_FLAC, FALSE);
 	if (!km_convert_available(error) || !km_convert_check_source(path, error))
 		return FALSE;
-	if (km_convert_aiff_format(path, &aiff)) {	/* not by the discoverer (km-convert-private.h) */
+	switch (km_convert_aiff_format(path, &aiff)) {	/* not by the discoverer */
+	case KM_AIFF_READ:
 		fill_plan_from(TRUE, aiff.frames * 1000 / aiff.rate, aiff.rate, aiff.channels,
 			       settings, plan);
 		return TRUE;
+	case KM_AIFF_BROKEN:
+		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO,
+			    "“%s” is an AIFF file whose COMM chunk (channels, length, "
+			    "sample rate) is missing, cut or absurd", path);
+		return FALSE;
+	case KM_AIFF_NONE:
+	default:
+		break;
 	}
 	absolute = g_canonicalize_filename(path, NULL);
 	uri = g_filename_to_uri(absolute, NULL, error);

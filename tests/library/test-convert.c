@@ -560,8 +560,8 @@ static void test_truncated(void)
 /*
  * An AIFF's format comes from its COMM chunk, read by us: what a hostile
  * header holds (no COMM within the chunks walked, a chunk running past the
- * end, a rate of 0 Hz or of 2^70 Hz) is refused or left to GStreamer,
- * which refuses it; never a crash or a wait. A real AIFF cut in half
+ * end, a rate of 0 Hz or of 2^70 Hz) is refused at once, without
+ * GStreamer; never a crash or a wait. A real AIFF cut in half
  * converts as far as it goes.
  */
 static void test_hostile_aiff(void)
@@ -600,6 +600,7 @@ static void test_hostile_aiff(void)
 		write_file(path, cases[i].bytes, cases[i].len);
 		g_assert_false(km_convert_plan(path, &settings, &plan, NULL, &error));
 		g_assert_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO);
+		g_assert_nonnull(strstr(error->message, "COMM chunk"));
 		g_test_message("%s: %s", cases[i].name, error->message);
 	}
 	if (!have("ffmpeg"))
