@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "km-usb-libusb.h"
+#include "km-usb-transport.h"
 
 static const struct kc_command *const commands[] = {
 	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
@@ -79,7 +79,7 @@ static void mark_bare_usb_options(int argc, char **argv)
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--usb") == 0 &&
-		    (i + 1 == argc || !km_usb_libusb_parse_location(argv[i + 1], &bus, &address)))
+		    (i + 1 == argc || !km_usb_parse_location(argv[i + 1], &bus, &address)))
 			argv[i] = usb_first;
 }
 
@@ -205,7 +205,7 @@ static int apply_usb_option(struct kc_ctx *ctx)
 	if (opt_image || opt_simulate)
 		return kc_usage(ctx,
 				"--usb opens the player itself: give it without -i or --simulate");
-	if (opt_usb[0] && !km_usb_libusb_parse_location(opt_usb, &ctx->usb_bus, &ctx->usb_address))
+	if (opt_usb[0] && !km_usb_parse_location(opt_usb, &ctx->usb_bus, &ctx->usb_address))
 		return kc_usage(ctx, "--usb: not a USB location BUS:ADDR (as lsusb shows): '%s'",
 				opt_usb);
 	if (ctx->usb_bus)

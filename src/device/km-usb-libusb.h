@@ -48,7 +48,4 @@ int km_usb_libusb_open(uint8_t bus, uint8_t address, struct km_usb_transport **o
  */
 int km_usb_libusb_open_fd(int fd, struct km_usb_transport **out, char *msg, size_t msglen);
 
-/* Parses "BUS:ADDR" (decimal, 1..255, up to 3 digits each). False when malformed. */
-bool km_usb_libusb_parse_location(const char *s, uint8_t *bus, uint8_t *address);
-
 #endif

@@ -20,6 +20,7 @@
 #ifndef KM_USB_TRANSPORT_H
 #define KM_USB_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,5 +56,12 @@ struct km_usb_transport {
 
 /* t->ops->sleep_ms, or a real sleep when the transport has none. */
 void km_usb_sleep(struct km_usb_transport *t, unsigned ms);
+
+/*
+ * Parses a player's USB location "BUS:ADDR", as lsusb prints it (decimal,
+ * 1..255, up to 3 digits each). False when malformed. Here, not with
+ * libusb: karmactl parses --usb without loading libusb.
+ */
+bool km_usb_parse_location(const char *s, uint8_t *bus, uint8_t *address);
 
 #endif

@@ -428,19 +428,19 @@ static void test_parse_location(void)
 {
 	uint8_t bus = 0, addr = 0;
 
-	g_assert_true(km_usb_libusb_parse_location("3:17", &bus, &addr));
+	g_assert_true(km_usb_parse_location("3:17", &bus, &addr));
 	g_assert_cmpuint(bus, ==, 3);
 	g_assert_cmpuint(addr, ==, 17);
-	g_assert_true(km_usb_libusb_parse_location("255:255", &bus, &addr));
+	g_assert_true(km_usb_parse_location("255:255", &bus, &addr));
 	g_assert_cmpuint(bus, ==, 255);
 	/* as lsusb prints them */
-	g_assert_true(km_usb_libusb_parse_location("001:002", &bus, &addr));
+	g_assert_true(km_usb_parse_location("001:002", &bus, &addr));
 	g_assert_cmpuint(bus, ==, 1);
 	g_assert_cmpuint(addr, ==, 2);
 	static const char *const bad[] = { "", "3", "3:", ":3", "0:1", "1:0", "256:1", "1:256",
 					   "1:2:3", " 1:2", "1:2 ", "-1:2", "1: 2", "0001:2" };
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
-		g_assert_false(km_usb_libusb_parse_location(bad[i], &bus, &addr));
+		g_assert_false(km_usb_parse_location(bad[i], &bus, &addr));
 }
 
 /*
