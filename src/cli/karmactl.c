@@ -4,6 +4,7 @@
  * per-command option parsing and dispatch.
  */
 #include "kc.h"
+#include "kc-module.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -12,14 +13,11 @@
 
 #include "km-usb-transport.h"
 
+/* karmactl's own commands; the Karma module's (kc_karma_commands) follow them in --help. */
 static const struct kc_command *const commands[] = {
 	&kc_cmd_mkfs, &kc_cmd_ls, &kc_cmd_cat, &kc_cmd_get, &kc_cmd_put, &kc_cmd_mkdir,
 	&kc_cmd_rm, &kc_cmd_mv, &kc_cmd_truncate, &kc_cmd_df, &kc_cmd_fsck, &kc_cmd_info,
-	&kc_cmd_manifest, &kc_cmd_mkkarma, &kc_cmd_tracks, &kc_cmd_add, &kc_cmd_sync,
-	&kc_cmd_export,
-	&kc_cmd_rm_track, &kc_cmd_tag, &kc_cmd_playlist, &kc_cmd_plays, &kc_cmd_verify,
-	&kc_cmd_rebuild_db,
-	&kc_cmd_backup, &kc_cmd_restore, &kc_cmd_devices, &kc_cmd_eject,
+	&kc_cmd_manifest,
 };
 
 static char *opt_image;
@@ -83,24 +81,36 @@ static void mark_bare_usb_options(int argc, char **argv)
 			argv[i] = usb_first;
 }
 
+/* Ours, or a heading of kc_karma_commands (no run: the module has the rest). */
 static const struct kc_command *find_command(const char *name)
 {
+	const struct kc_command *karma;
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(commands); i++)
 		if (strcmp(commands[i]->name, name) == 0)
 			return commands[i];
+	for (karma = kc_karma_commands; karma->name; karma++)
+		if (strcmp(karma->name, name) == 0)
+			return karma;
 	return NULL;
+}
+
+static void append_command_line(GString *s, const struct kc_command *cmd)
+{
+	g_string_append_printf(s, "  %-10s %-18s %s\n", cmd->name, cmd->args, cmd->summary);
 }
 
 static char *command_list(void)
 {
 	GString *s = g_string_new("Commands:\n");
+	const struct kc_command *karma;
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(commands); i++)
-		g_string_append_printf(s, "  %-10s %-18s %s\n", commands[i]->name,
-				       commands[i]->args, commands[i]->summary);
+		append_command_line(s, commands[i]);
+	for (karma = kc_karma_commands; karma->name; karma++)
+		append_command_line(s, karma);
 	g_string_append(s, "\nkarmactl COMMAND --help shows the options of a command.\n"
 			   "KARMACTL_STATS=1 prints the I/O counters on exit.");
 	return g_string_free(s, FALSE);
@@ -260,8 +270,8 @@ static int run_command(struct kc_ctx *ctx, const struct kc_command *cmd)
 {
 	int status;
 
-	/* they make image files: a player is formatted by no command yet */
-	if ((ctx->usb || ctx->device) && (cmd == &kc_cmd_mkfs || cmd == &kc_cmd_mkkarma))
+	/* a player is formatted by no command yet */
+	if ((ctx->usb || ctx->device) && cmd->makes_image_file)
 		return kc_usage(ctx, "%s makes an image file; it does not work with %s",
 				cmd->name, ctx->usb ? "--usb" : "--device");
 	if (cmd->access == KC_NO_VOLUME)
@@ -278,6 +288,7 @@ int main(int argc, char **argv)
 {
 	struct kc_ctx ctx = { 0 };
 	const struct kc_command *cmd;
+	struct kc_command karma_cmd;
 	char **rest = NULL;
 	int status;
 
@@ -292,6 +303,13 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return kc_usage(&ctx, "unknown command '%s'", argv[1]);
 	ctx.cmd = cmd->name;
+	/* the module's command: loaded before its options are parsed, which are the module's */
+	if (!cmd->run) {
+		status = kc_karma_command(&ctx, cmd, &karma_cmd);
+		if (status)
+			return status;
+		cmd = &karma_cmd;
+	}
 	status = parse_command_args(&ctx, cmd, argc - 1, argv + 1, &rest);
 	if (!status)
 		status = apply_global_options(&ctx);

@@ -168,7 +168,7 @@ const struct kc_command kc_cmd_mkfs = {
 	.name = "mkfs", .args = "IMAGE --size SIZE",
 	.summary = "Make a new, empty OMFS volume",
 	.options = mkfs_options, .min_args = 0, .max_args = 1, .access = KC_NO_VOLUME,
-	.run = mkfs_run,
+	.makes_image_file = true, .run = mkfs_run,
 };
 
 /* ---- fsck ---- */

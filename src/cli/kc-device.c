@@ -4,10 +4,12 @@
  * itself, or, with --simulate, the same image behind the simulated Karma,
  * reached through the whole USB protocol stack (RIOP, Bulk-Only Transport,
  * SCSI) as a real player would be; with --usb, the real player through
- * libusb and that same stack; with --device, a node of the player's disk
- * that the kernel's usb-storage exposes, opened like an image.
+ * libusb (the Karma module's, kc-module.h) and that same stack; with
+ * --device, a node of the player's disk that the kernel's usb-storage
+ * exposes, opened like an image.
  */
 #include "kc.h"
+#include "kc-module.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,9 +23,9 @@
 #include "km-sim-faults.h"
 #include "km-sim-karma.h"
 #include "km-udev-rule.h"
-#include "km-usb-libusb.h"
 
 struct kc_device {
+	const struct kc_karma_module *karma;	/* --usb: udev and libusb */
 	struct km_image_device *img;		/* without --simulate */
 	struct km_karma_usb *usb;		/* with it */
 	struct km_partition_device *win;	/* --offset on the simulated player */
@@ -110,7 +112,7 @@ static int open_simulated(struct kc_ctx *ctx, bool writable, struct kc_device *d
 static int open_usb(struct kc_ctx *ctx, struct kc_device *d, char *msg, size_t msglen)
 {
 	struct km_usb_transport *t;
-	int err = km_usb_libusb_open(ctx->usb_bus, ctx->usb_address, &t, msg, msglen);
+	int err = d->karma->usb_open(ctx->usb_bus, ctx->usb_address, &t, msg, msglen);
 
 	return err ? err : open_karma(ctx, t, d, msg, msglen);
 }
@@ -191,10 +193,12 @@ int kc_device_open(struct kc_ctx *ctx, bool writable, struct kc_device **out)
 	bool told = false;
 	int status, err;
 
-	if (ctx->usb)
-		status = kc_check_usb_not_mounted(ctx);
-	else
+	if (ctx->usb) {
+		d->karma = kc_karma_module_load(ctx);
+		status = d->karma ? d->karma->check_usb_not_mounted(ctx) : KC_EXIT_FAIL;
+	} else {
 		status = kc_check_not_mounted(ctx, ctx->image, writable);
+	}
 	while (!status) {
 		msg[0] = '\0';
 		err = open_storage(ctx, writable, d, msg, sizeof(msg));

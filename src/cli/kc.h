@@ -68,6 +68,8 @@ struct kc_command {
 	int min_args;
 	int max_args;
 	enum kc_access access;
+	bool makes_image_file;	/* mkfs, mkkarma: refused with --usb and --device */
+	/* NULL in kc_karma_commands: the command is in the Karma module (kc-module.h) */
 	int (*run)(struct kc_ctx *ctx);
 };
 
@@ -80,17 +82,7 @@ extern const struct kc_command kc_cmd_get, kc_cmd_put;
 extern const struct kc_command kc_cmd_mkfs, kc_cmd_fsck, kc_cmd_df, kc_cmd_info;
 /* kc-manifest.c */
 extern const struct kc_command kc_cmd_manifest;
-/* kc-karma-cmds.c: the Karma library (kc-library.h) */
-extern const struct kc_command kc_cmd_mkkarma, kc_cmd_tracks, kc_cmd_verify, kc_cmd_rebuild_db;
-/* kc-backup-cmds.c */
-extern const struct kc_command kc_cmd_backup, kc_cmd_restore;
-/* kc-add-cmd.c, kc-export-cmd.c, kc-edit-cmds.c (rm-track, tag), kc-playlist-cmd.c */
-extern const struct kc_command kc_cmd_add, kc_cmd_export, kc_cmd_rm_track, kc_cmd_tag,
-	kc_cmd_playlist;
-/* kc-plays-cmd.c, kc-sync-cmd.c */
-extern const struct kc_command kc_cmd_plays, kc_cmd_sync;
-/* kc-player-cmds.c: the players connected, and leaving storage mode */
-extern const struct kc_command kc_cmd_devices, kc_cmd_eject;
+/* The Karma module's commands: karma/kc-karma.h */
 
 /* ---- kc-util.c: messages (all return the exit status to use) ---- */
 
@@ -184,10 +176,9 @@ gint64 kc_cpu_us(void);
 /*
  * Before opening path: when it is mounted, refuses to write to it (prints
  * why, returns KC_EXIT_FAIL) and warns that what is read may be stale.
+ * (--usb's check asks udev: the Karma module's check_usb_not_mounted.)
  */
 int kc_check_not_mounted(const struct kc_ctx *ctx, const char *path, bool writable);
-/* --usb: refuses (prints why, KC_EXIT_FAIL) when the player's usb-storage disk is mounted. */
-int kc_check_usb_not_mounted(const struct kc_ctx *ctx);
 
 /* ---- kc-volume.c ---- */
 

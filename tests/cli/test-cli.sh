@@ -265,6 +265,25 @@ check "the first MiB is untouched" cmp prefix <(head -c 1M "$BIG")
 fails 1 "without --offset there is no volume" k -i "$BIG" ls
 fails 2 "a bad --offset is a usage error" k -i "$BIG" --offset x ls
 
+# ---- karmactl without its Karma module (src/cli/kc-module.h) ----
+
+# The file system commands load none of the module's libraries, and need
+# no module at all: a lone copy of karmactl runs them.
+if command -v ldd >/dev/null; then
+	ldd "$KARMACTL" >libs.txt
+	check "karmactl loads no gio, gobject, gudev, udev, libusb or GStreamer" \
+		bash -c '! grep -E "lib(gio|gobject|gudev|udev|usb|gst)[-.]" libs.txt'
+fi
+mkdir lone && cp "$KARMACTL" lone/
+check "a lone karmactl lists a volume" lone/karmactl -i "$IMG" ls /
+if lone/karmactl -i "$IMG" tracks >/dev/null 2>tracks.err; then
+	echo "# a module is installed, and the lone karmactl loaded it"
+else
+	check "...and a Karma command fails, naming the module file it tried" grep -qE \
+		'^karmactl: tracks: cannot load the module of the Karma commands: /.+/karmactl-karma\.so: ' \
+		tracks.err
+fi
+
 # ---- KARMACTL_STATS ----
 
 KARMACTL_STATS=1 "$KARMACTL" -i "$IMG" cat /top.bin >/dev/null 2>stats.txt

@@ -16,9 +16,11 @@ Flatpak version that knows it, --usb= names the Rio Karma, and each is
 justified in the README; every module but the app is pinned and none rebuilds
 a library the runtime ships (GStreamer and FFmpeg among them); the app's
 meson options exist and none turns warnings back off; the Flathub app is the
-metainfo's repository at the tag of this version.
+metainfo's repository at the tag of this version; no cleanup removes
+karmactl's module (its Karma commands).
 """
 
+import fnmatch
 import json
 import re
 import subprocess
@@ -47,6 +49,8 @@ CODECS_EXTRA_GNOME = 49
 # --device=usb: Flatpak 1.15.11 and later (older ones ignore it).
 DEVICE_USB_VERSION = (1, 15, 11)
 KARMA_USB_QUERY = "--usb=vnd:045a+dev:5210"
+# karmactl's Karma commands, under the app's libdir (src/cli/meson.build).
+KARMACTL_MODULE = "/karma-manager/karmactl-karma.so"
 
 
 def declared_options(path):
@@ -134,6 +138,18 @@ def check_app_source(tap, kind, app, metainfo_root, version):
               releases[:1])
 
 
+def check_karmactl_module_kept(tap, manifest, config):
+    """karmactl loads its Karma commands from LIBDIR/karma-manager: no cleanup removes it."""
+    libdirs = [o.split("=", 1)[1] for o in config if o.startswith("--libdir=")]
+    # relative to /app, as cleanup's patterns that start with a slash are
+    module = "/" + (libdirs[-1] if libdirs else "lib") + KARMACTL_MODULE
+    cleaned = [p for p in manifest.get("cleanup", [])
+               if (p.startswith("/") and (fnmatch.fnmatch(module, p)
+                                          or module.startswith(p.rstrip("/") + "/")))
+               or (not p.startswith("/") and fnmatch.fnmatch(module.rsplit("/", 1)[1], p))]
+    tap.check(not cleaned, f"the cleanup keeps karmactl's module (/app{module})", cleaned)
+
+
 def main(argv):
     (kind, manifest_path, app_id, command, metainfo, readme_path, options_path, version,
      flatpak_builder) = argv[1:10]
@@ -191,6 +207,7 @@ def main(argv):
     tap.check(not unknown, "the app's -D options exist in meson_options.txt", unknown)
     tap.check(not [o for o in config if re.match(r"-Dwerror=(false|0)", o)],
               "the app builds with warnings as errors (no -Dwerror=false)", config)
+    check_karmactl_module_kept(tap, manifest, config)
     return tap.done()
 
 

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """check-install.py - `meson install` into a DESTDIR puts every file where it belongs.
 
-    check-install.py MESON BUILDDIR SOURCEDIR APP_ID PREFIX BINDIR DATADIR LOCALEDIR
+    check-install.py MESON BUILDDIR SOURCEDIR APP_ID PREFIX BINDIR DATADIR LOCALEDIR LIBDIR
 
 Expected: the desktop file and the metainfo (with the translations merged in),
-both icons, the schema, karmactl, a catalogue per language in po/LINGUAS; the
-udev rule once data/70-rio-karma.rules exists, karma-manager once the build has
-that target. Files in the folders Flatpak exports must be named with the app id.
+both icons, the schema, karmactl and its Karma module (karmactl loads
+LIBDIR/karma-manager/karmactl-karma.so), a catalogue per language in
+po/LINGUAS; the udev rule once data/70-rio-karma.rules exists, karma-manager
+once the build has that target. Files in the folders Flatpak exports must be named with the app id.
 """
 
 import json
@@ -44,7 +45,7 @@ def read(path):
 
 
 def main(argv):
-    meson, builddir, srcdir, app_id, prefix, bindir, datadir, localedir = argv[1:9]
+    meson, builddir, srcdir, app_id, prefix, bindir, datadir, localedir, libdir = argv[1:10]
     tap = Tap()
     with tempfile.TemporaryDirectory() as dest:
         res = subprocess.run([meson, "install", "-C", builddir, "--no-rebuild", "--quiet",
@@ -69,6 +70,7 @@ def main(argv):
         programs = [under(bindir, "karmactl")]
         if has_target(meson, builddir, "karma-manager"):
             programs.append(under(bindir, "karma-manager"))
+        expected.append(under(libdir, "karma-manager", "karmactl-karma.so"))
         for path in expected:
             tap.check(os.path.isfile(path), f"installed: {os.path.relpath(path, dest)}")
         for path in programs:

@@ -13,6 +13,13 @@ calls an omfs_* function, asks the library for its mounted volume
 (The type struct omfs_blockdev, the handle a source opens and hands to the
 library, is allowed.) karmactl's OMFS-level commands use the core on
 purpose and are not checked.
+
+karmactl's executable (src/cli, but not src/cli/karma, its Karma module)
+links GLib, the OMFS core and the plain C devices only, so that it starts
+fast (docs/PERFORMANCE.md, "karmactl's start"): none of its files includes
+a header of src/library, of the device monitor or of the libusb transport,
+nor GIO's, udev's, GStreamer's or libusb's, not even through the headers it
+includes.
 """
 
 import os
@@ -35,7 +42,14 @@ def code_lines(text):
     return [re.sub(r"//.*", "", line) for line in text.splitlines()]
 
 
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# "local.h" and <system.h>: the chain is followed through the local ones.
+INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
+
+# What karmactl's executable must not see besides src/library's headers:
+# the device monitor (udev), the libusb transport, and the libraries of
+# its Karma module.
+CLI_FORBIDDEN_HEADERS = {"km-device-monitor.h", "km-player-info.h", "km-usb-libusb.h"}
+CLI_FORBIDDEN_SYSTEM = re.compile(r"^(gio|gudev|gst)/|^libusb\.h$")
 
 
 def headers_by_name(src):
@@ -50,20 +64,41 @@ def headers_by_name(src):
     return found
 
 
-def omfs_chain(path, headers, seen):
-    """The chain of includes from path to omfs.h, or None."""
+def include_chain(path, headers, forbidden, seen):
+    """The chain of includes from path to a name that forbidden(name) holds of, or None."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     for name in INCLUDE.findall(text):
-        if name == "omfs.h":
+        if forbidden(name):
             return [name]
         header = headers.get(name)
         if header and header not in seen:
             seen.add(header)
-            rest = omfs_chain(header, headers, seen)
+            rest = include_chain(header, headers, forbidden, seen)
             if rest:
                 return [name] + rest
     return None
+
+
+def check_cli_executable(tap, src, headers):
+    """karmactl's executable sees none of its Karma module's libraries."""
+    cli = os.path.join(src, "cli")
+    library = set(os.listdir(os.path.join(src, "library")))
+
+    def forbidden(name):
+        return (name in library or name in CLI_FORBIDDEN_HEADERS
+                or CLI_FORBIDDEN_SYSTEM.search(name) is not None)
+
+    names = sorted(n for n in os.listdir(cli) if n.endswith((".c", ".h")))
+    tap.check("karmactl.c" in names, f"src/cli has karmactl's sources ({len(names)})")
+    through = []
+    for name in names:
+        chain = include_chain(os.path.join(cli, name), headers, forbidden, set())
+        if chain:
+            through.append(f"src/cli/{name}: " + " -> ".join(chain))
+    tap.check(not through, "karmactl's executable (src/cli, not karma/) sees no header of the "
+              "library layer, the device monitor, libusb, GIO, udev or GStreamer",
+              "\n".join(through))
 
 
 def main(argv):
@@ -82,11 +117,13 @@ def main(argv):
         tap.check(not found, f"src/app {what}", "\n".join(found))
     through = []
     for name in names:
-        chain = omfs_chain(os.path.join(app, name), headers, set())
+        chain = include_chain(os.path.join(app, name), headers, lambda h: h == "omfs.h",
+                              set())
         if chain:
             through.append(f"src/app/{name}: " + " -> ".join(chain))
     tap.check(not through, "src/app sees no omfs.h through the headers it includes",
               "\n".join(through))
+    check_cli_executable(tap, os.path.join(argv[1], "src"), headers)
     return tap.done()
 
 

@@ -177,9 +177,7 @@ static int sync_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_sync = {
-	.name = "sync", .args = "DIR...",
-	.summary = "Add the tracks under the folders that the player lacks (--delete: and "
-		   "delete those it has that are not there)",
+	.name = "sync",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = sync_options,
 	.description = "A file and a track on the player are the same when they have the same "
 		       "audio (its rid), whatever tags were edited since: a second sync of an "

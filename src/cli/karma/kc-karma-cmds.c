@@ -82,10 +82,9 @@ static int mkkarma_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_mkkarma = {
-	.name = "mkkarma", .args = "IMAGE [--demo N]",
-	.summary = "Make a whole Karma disk image: label, system and music partitions",
+	.name = "mkkarma",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = mkkarma_options, .min_args = 1, .max_args = 1, .access = KC_NO_VOLUME,
-	.run = mkkarma_run,
+	.makes_image_file = true, .run = mkkarma_run,
 };
 
 /* ---- tracks ---- */
@@ -240,8 +239,7 @@ static int tracks_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_tracks = {
-	.name = "tracks", .args = "[QUERY]",
-	.summary = "Every object with every property; QUERY filters title, artist, album, genre",
+	.name = "tracks",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = tracks_options, .min_args = 0, .max_args = 1, .access = KC_NO_VOLUME,
 	.run = tracks_run,
 };
@@ -342,15 +340,13 @@ static int rebuild_db_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_verify = {
-	.name = "verify", .args = "",
-	.summary = "Check the library against its files (exit 0 clean, 1 repaired, 4 problems)",
+	.name = "verify",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = verify_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = verify_run,
 };
 
 const struct kc_command kc_cmd_rebuild_db = {
-	.name = "rebuild-db", .args = "",
-	.summary = "Rewrite var/smalldb from the properties files (exit 0 done, 4 problems left)",
+	.name = "rebuild-db",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = rebuild_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = rebuild_db_run,
 };

@@ -3,14 +3,17 @@
  * kc-player-cmds.c - the Rio Karmas plugged in: `devices` lists them and
  * how each can be opened (udev through KmDeviceMonitor, which also knows the
  * block node usb-storage made and whether we may open it); `eject` flushes
- * and lets the player leave storage mode.
+ * and lets the player leave storage mode. And --usb's check before it
+ * takes a player from usb-storage: a player whose disk (as udev knows it)
+ * is mounted is not opened at all.
  */
-#include "kc.h"
+#include "kc-karma.h"
 
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "km-device-monitor.h"
+#include "km-mount-point.h"
 
 static gboolean devices_json;
 
@@ -146,7 +149,7 @@ static int devices_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_devices = {
-	.name = "devices", .args = "", .summary = "List the Rio Karmas connected over USB",
+	.name = "devices",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = devices_options,
 	.description = "For each player: its USB bus:address, port, serial, the block device "
 		       "when the kernel's usb-storage exposes it, and the options that open it "
@@ -196,9 +199,40 @@ static int eject_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_eject = {
-	.name = "eject", .args = "", .summary = "Flush, and let the player leave storage mode",
+	.name = "eject",	/* its arguments and summary: ../kc-karma-commands.c */
 	.description = "With --usb (or --simulate): flushes the player's cache, leaves storage "
 		       "mode and returns the player to normal, so it may be unplugged. With "
 		       "--device: flushes; the kernel still holds the player.",
 	.min_args = 0, .max_args = 0, .access = KC_NO_VOLUME, .run = eject_run,
 };
+
+/* ---- --usb ---- */
+
+/* The player at ctx's --usb location, or every one for the first found. */
+static bool is_usb_target(const struct kc_ctx *ctx, const KmPlayerInfo *p)
+{
+	return !ctx->usb_bus || (km_player_info_get_bus(p) == ctx->usb_bus &&
+				 km_player_info_get_address(p) == ctx->usb_address);
+}
+
+int kc_check_usb_not_mounted(const struct kc_ctx *ctx)
+{
+	g_autoptr(KmDeviceMonitor) mon = g_object_new(KM_TYPE_DEVICE_MONITOR, "uevents", FALSE,
+						      NULL);
+	g_autoptr(GPtrArray) players = km_device_monitor_get_players(mon);
+
+	for (guint i = 0; i < players->len; i++) {
+		const KmPlayerInfo *p = players->pdata[i];
+		const char *block = km_player_info_get_block_node(p);
+		g_autofree char *where = NULL;
+
+		if (!block || !is_usb_target(ctx, p))
+			continue;
+		where = km_mount_point_of(block);
+		if (where)
+			return kc_failf(ctx, "%s: its disk %s is mounted on %s: unmount it first "
+					"(taking the player from usb-storage would pull the disk from "
+					"under the kernel's file system)", ctx->image, block, where);
+	}
+	return KC_EXIT_OK;
+}

@@ -189,8 +189,7 @@ static int export_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_export = {
-	.name = "export", .args = "--to DIR [FID...]",
-	.summary = "Copy tracks (every one when no FID is given) out into a folder",
+	.name = "export",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = export_options, .min_args = 0, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = export_run,
 };

@@ -316,9 +316,7 @@ static int add_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_add = {
-	.name = "add", .args = "FILE|DIR...",
-	.summary = "Add tracks (MP3, Ogg Vorbis, FLAC, WAV, WMA; others converted); smalldb is "
-		   "rewritten once",
+	.name = "add",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = add_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = add_run,
 };

@@ -83,8 +83,7 @@ static int plays_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_plays = {
-	.name = "plays", .args = "",
-	.summary = "The plays counted since the last export, as an Audioscrobbler log",
+	.name = "plays",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = plays_options,
 	.description = "Without --scrobbler-log, prints the log's lines and remembers nothing. "
 		       "The ledger of exported plays is kept per player in "

@@ -333,8 +333,7 @@ static int playlist_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_playlist = {
-	.name = "playlist", .args = "SUBCOMMAND ...",
-	.summary = "Playlists: list, show, create, rename, delete, add, remove, move, import",
+	.name = "playlist",	/* its arguments and summary: ../kc-karma-commands.c */
 	.description = "Subcommands (a playlist is named by its name or its fid):\n"
 		       "  list                         every playlist\n"
 		       "  show NAME|FID                its entries, numbered from 0\n"

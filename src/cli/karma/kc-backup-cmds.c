@@ -249,15 +249,13 @@ static int restore_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_backup = {
-	.name = "backup", .args = "--to FILE | --verify FILE",
-	.summary = "Back up the whole disk of -i into a sparse image file (with FILE.sha256)",
+	.name = "backup",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = backup_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = backup_run,
 };
 
 const struct kc_command kc_cmd_restore = {
-	.name = "restore", .args = "--from FILE [--force]",
-	.summary = "Restore a backup onto the disk of -i, writing only what differs",
+	.name = "restore",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = restore_options, .min_args = 0, .max_args = 0, .access = KC_NO_VOLUME,
 	.run = restore_run,
 };

@@ -46,8 +46,7 @@ static int rm_track_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_rm_track = {
-	.name = "rm-track", .args = "FID...",
-	.summary = "Remove tracks (their files, and their entries in every playlist)",
+	.name = "rm-track",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = edit_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = rm_track_run,
 };
@@ -133,8 +132,7 @@ static int tag_run(struct kc_ctx *ctx)
 }
 
 const struct kc_command kc_cmd_tag = {
-	.name = "tag", .args = "FID KEY=VALUE...",
-	.summary = "Set properties of an object (KEY= removes one); not fid, type, or binary ones",
+	.name = "tag",	/* its arguments and summary: ../kc-karma-commands.c */
 	.options = edit_options, .min_args = 2, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = tag_run,
 };

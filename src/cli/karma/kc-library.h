@@ -7,7 +7,7 @@
 #ifndef KC_LIBRARY_H
 #define KC_LIBRARY_H
 
-#include "kc.h"
+#include "kc-karma.h"
 #include "km-convert.h"
 #include "km-library.h"
 #include "km-library-import.h"
