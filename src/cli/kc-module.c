@@ -36,8 +36,12 @@ static char *module_path(void)
 static void *open_module(const struct kc_ctx *ctx)
 {
 	g_autofree char *path = module_path();
-	/* RTLD_NOW: a symbol karmactl lacks fails here, named, rather than mid-command */
-	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	/*
+	 * RTLD_LAZY, as the loader binds karmactl's own libraries: RTLD_NOW would
+	 * bind every function of GIO and GStreamer that the module brings in, at
+	 * about a millisecond per command, for functions the command never calls.
+	 */
+	void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 
 	/* dlerror() starts with the file's path: "PATH: cannot open shared object file..." */
 	if (!handle)
