@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test.sh - build and run the whole test suite (as root on Debian 12 or 13:
-# it installs what it needs with apt).  Three builds:
+# it installs what it needs with apt).  Four builds:
 #   _build         a normal build, every suite
 #   _build-asan    the same with -Db_sanitize=address,undefined
+#   _build-clang   everything built by clang (its warnings are errors too)
+#                  with the libFuzzer targets (-Dfuzzing=true); the unit and
+#                  fuzz suites, and every fuzz target run for 20 s (fuzz-run)
 #   _build-trixie  the default options in a Debian 13 root (debootstrap,
 #                  cached in /var/cache: scripts/test-trixie.sh), every suite
 #                  but the kernel interop one
@@ -13,7 +16,7 @@
 # The Debian 13 root is made or refreshed in the background while the first
 # two builds run: it waits on the network and dpkg, they on the CPU.
 # Ends with "N passed, N failed[, N skipped]" alone on the last line (all
-# three builds counted); the exit status is non-zero when anything failed.
+# four builds counted); the exit status is non-zero when anything failed.
 #
 # Environment: KM_BUILD_PREFIX (default ./_build), MESON_TEST_ARGS (extra
 # arguments for `meson test`, e.g. "--suite unit").
@@ -47,6 +50,16 @@ run_build() {  # run_build DIR OPTIONS...
     meson test -C "$dir" --print-errorlogs ${MESON_TEST_ARGS:-}
 }
 
+# run_clang_build DIR: the clang build and its suites (see the top).
+run_clang_build() {
+    local dir=$1
+    echo "== $(basename "$dir"): CC=clang -Dfuzzing=true"
+    rm -f "$dir/meson-logs/testlog.json"
+    CC=clang scripts/build.sh "$dir" -Dfuzzing=true -Dinterop=disabled ||
+        { echo "$(basename "$dir"): configure or build failed"; return 1; }
+    meson test -C "$dir" --print-errorlogs --suite unit --suite fuzz --suite fuzz-run
+}
+
 # run_trixie: waits for the root, then builds and tests in it.
 run_trixie() {
     local prepared=0
@@ -71,6 +84,7 @@ mkdir -p "$(dirname "$PREFIX")"
 start=$SECONDS
 run_build "$PREFIX" || rc=1
 run_build "$PREFIX-asan" -Db_sanitize=address,undefined || rc=1
+run_clang_build "$PREFIX-clang" || rc=1
 debian12=$SECONDS
 run_trixie || rc=1
 rm -f "$trixie_log"
@@ -79,5 +93,6 @@ echo "== timings: Debian 12 builds $(minutes $((debian12 - start))), Debian 13 b
     "and tests $(minutes $((SECONDS - debian12))), total $(minutes "$SECONDS")" \
     "(from the packages on)"
 echo "== summary"
-python3 scripts/test-summary.py "$PREFIX" "$PREFIX-asan" "$ROOT/_build-trixie" || rc=1
+python3 scripts/test-summary.py "$PREFIX" "$PREFIX-asan" "$PREFIX-clang" "$ROOT/_build-trixie" ||
+    rc=1
 exit $rc

@@ -280,8 +280,10 @@ GListModel *_km_player_view_init_delete(KmPlayerView *self, GListModel *tracks)
 void _km_player_view_dispose_delete(KmPlayerView *self)
 {
 	g_autoptr(AdwToast) toast = self->undo_toast ? g_object_ref(self->undo_toast) : NULL;
-	g_autoptr(GArray) dropped = let_go_of_toast(self);
+	GArray *dropped = let_go_of_toast(self);
 
+	if (dropped)
+		g_array_unref(dropped);
 	if (toast)
 		adw_toast_dismiss(toast);
 	g_clear_object(&self->hide_filter);

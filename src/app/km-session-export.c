@@ -95,7 +95,7 @@ static const guint32 *export_fids(ExportJob *export, KmLibrary *lib, guint *n_fi
 		}
 	}
 	*n_fids = export->fids->len;
-	return (const guint32 *)export->fids->data;
+	return (const guint32 *)(void *)export->fids->data;
 }
 
 static void export_run(KmJob *job)

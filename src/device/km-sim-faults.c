@@ -79,9 +79,9 @@ static int arm(char *part, struct km_sim_karma_faults *faults, char *msg, size_t
 			return invalid(msg, msg_len, part, "needs a number from 0 to 1000000000");
 	}
 	if (sw->is_flag)
-		*(bool *)((char *)faults + sw->offset) = true;
+		*(bool *)(void *)((char *)faults + sw->offset) = true;
 	else
-		*(unsigned *)((char *)faults + sw->offset) = (unsigned)n;
+		*(unsigned *)(void *)((char *)faults + sw->offset) = (unsigned)n;
 	return 0;
 }
 

@@ -167,7 +167,7 @@ gboolean km_library_export_playlist(KmLibrary *lib, guint32 playlist, const KmEx
 	wrapped.progress = on_track_progress;
 	wrapped.done = on_track_done;
 	wrapped.data = &pe;
-	if (!km_library_export(lib, (const guint32 *)fids->data, fids->len, &wrapped, error))
+	if (!km_library_export(lib, (const guint32 *)(void *)fids->data, fids->len, &wrapped, error))
 		return FALSE;
 	return write_playlist_file(lib, playlist, opts->folder, paths, list_path, error);
 }

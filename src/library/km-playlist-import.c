@@ -73,7 +73,7 @@ static gboolean make_playlist(KmLibrary *lib, const char *name, GArray *root_fid
 		if (g_array_index(root_fids, guint32, i))
 			g_array_append_val(tracks, g_array_index(root_fids, guint32, i));
 	if (!tx || !km_transaction_playlist_create(tx, name, &fid, error) ||
-	    !km_transaction_playlist_set(tx, fid, (const guint32 *)tracks->data, tracks->len,
+	    !km_transaction_playlist_set(tx, fid, (const guint32 *)(void *)tracks->data, tracks->len,
 					 error) ||
 	    !km_transaction_commit(tx, error))
 		return FALSE;

@@ -159,7 +159,7 @@ static void test_details(gconstpointer image)
 	KmWindow *win = km_test_open_window(image);
 	KmPlayerView *pv = km_test_player_view(win);
 	g_autoptr(KmTrack) track = NULL;
-	g_autofree char *text = NULL, *fid_line = NULL, *title_line = NULL;
+	g_autofree char *text = NULL, *title_line = NULL;
 	guint pos;
 
 	km_library_view_expand_all(_km_player_view_get_library_view(pv));

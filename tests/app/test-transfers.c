@@ -91,6 +91,7 @@ static void test_drop_files(gconstpointer image)
 	gboolean accepted = FALSE;
 
 	g_assert_true(g_file_set_contents(text, "not music\n", -1, NULL));
+	g_assert_cmpuint(nested->len, ==, 2);
 	/* three files, the folder with two more inside, and a text file */
 	for (guint i = 0; i < files->len; i++)
 		list = g_slist_append(list, files->pdata[i]);

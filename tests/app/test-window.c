@@ -396,6 +396,7 @@ static void test_sync_folder(void)
 	GtkWidget *dialog = km_test_sync_question(pv, folder_file);
 	GtkCheckButton *delete_box = find_check_button(dialog);
 
+	g_assert_cmpuint(wavs->len, ==, 2);
 	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==, heading);
 	g_assert_nonnull(delete_box);
 	g_assert_false(gtk_check_button_get_active(delete_box));

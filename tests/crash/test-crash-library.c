@@ -275,7 +275,7 @@ static void assert_tracks_intact(KmLibrary *lib)
 		g_autoptr(GBytes) data = NULL;
 		g_autofree char *want = NULL;
 		gsize want_len;
-		guint n;
+		guint n = 0;
 
 		if (g_strcmp0(km_properties_get(all->pdata[i], "type"), "tune") != 0)
 			continue;

@@ -26,7 +26,7 @@ struct karma_urb {
 
 static struct usbdevfs_urb *urb_of(struct karma_urb *u)
 {
-	return (struct usbdevfs_urb *)u->urbdata->data;
+	return (struct usbdevfs_urb *)(void *)u->urbdata->data;
 }
 
 static void karma_urb_free(gpointer p)

@@ -81,7 +81,7 @@ struct karma_client *umockdev_karma_client(UMockdevIoctlClient *client)
 static int get_driver(struct km_umockdev_karma *k, UMockdevIoctlClient *client)
 {
 	UMockdevIoctlData *d = umockdev_karma_arg(client, sizeof(struct usbdevfs_getdriver));
-	struct usbdevfs_getdriver *gd = (struct usbdevfs_getdriver *)d->data;
+	struct usbdevfs_getdriver *gd = (struct usbdevfs_getdriver *)(void *)d->data;
 	const char *name = NULL;
 
 	if (k->busy || k->claimed_by)
@@ -98,7 +98,7 @@ static int get_driver(struct km_umockdev_karma *k, UMockdevIoctlClient *client)
 static int driver_ioctl(struct km_umockdev_karma *k, UMockdevIoctlClient *client, long *ret)
 {
 	UMockdevIoctlData *d = umockdev_karma_arg(client, sizeof(struct usbdevfs_ioctl));
-	struct usbdevfs_ioctl *io = (struct usbdevfs_ioctl *)d->data;
+	struct usbdevfs_ioctl *io = (struct usbdevfs_ioctl *)(void *)d->data;
 	int code = io->ioctl_code, ifno = io->ifno;
 
 	g_object_unref(d);

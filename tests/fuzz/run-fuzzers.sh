@@ -1,24 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# run-fuzzers.sh [-t SECONDS] [-j JOBS] [-b BUILD] [-w WORKDIR] [TARGET...]
+# run-fuzzers.sh [-t SECONDS] [-j JOBS] [-b BUILD] [-w WORKDIR] [-n] [TARGET...]
 #
 # Builds the libFuzzer targets (CC=clang, -Dfuzzing=true, in BUILD, default
-# build-fuzz) and runs each TARGET (default: all) for SECONDS (default 600),
-# JOBS at a time (default 2), niced. What libFuzzer finds goes to
+# build-fuzz; -n: they are built already, as when `meson test` runs this)
+# and runs each TARGET (default: all) for SECONDS (default 600), JOBS at a
+# time (default 2), niced. What libFuzzer finds goes to
 # WORKDIR/TARGET (default /tmp/km-fuzz), crashes to WORKDIR/TARGET-crash-*;
 # the committed seeds in corpus/ are only read. Prints per target:
 # executions, exec/s, cov and ft (libFuzzer's edge and feature counts),
-# seconds and crash files. Logs: WORKDIR/TARGET.log.
+# seconds and crash files. Logs: WORKDIR/TARGET.log. Exits 1 when a target
+# left a crash file (a crash, a leak, a timeout or running out of memory).
 set -euo pipefail
 
-seconds=600 jobs=2 build=build-fuzz work=/tmp/km-fuzz
-while getopts t:j:b:w: opt; do
+seconds=600 jobs=2 build=build-fuzz work=/tmp/km-fuzz make=1
+while getopts t:j:b:w:n opt; do
 	case $opt in
 	t) seconds=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	b) build=$OPTARG ;;
 	w) work=$OPTARG ;;
+	n) make=0 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -26,7 +29,7 @@ shift $((OPTIND - 1))
 here=$(dirname "$(realpath "$0")")
 src=$(realpath "$here/../..")
 targets=("$@")
-[ $# -eq 0 ] && targets=(omfs smalldb properties playlist label library usb xspf)
+[ $# -eq 0 ] && targets=(omfs smalldb properties playlist label library sources usb xspf)
 
 # The largest input worth trying for each target (a volume, a file, a sector).
 max_len() {
@@ -67,10 +70,12 @@ report() {
 		"$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$seconds" "$crashes"
 }
 
-if [ ! -d "$build" ]; then
+if [ $make = 1 ] && [ ! -d "$build" ]; then
 	CC=clang meson setup "$build" "$src" -Dfuzzing=true -Dinterop=disabled >/dev/null
 fi
-ninja -C "$build" -j2 $(printf 'tests/fuzz/fuzz-%s ' "${targets[@]}") >/dev/null
+if [ $make = 1 ]; then
+	ninja -C "$build" -j2 $(printf 'tests/fuzz/fuzz-%s ' "${targets[@]}") >/dev/null
+fi
 mkdir -p "$work"
 for t in "${targets[@]}"; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
@@ -79,3 +84,9 @@ for t in "${targets[@]}"; do
 	run_one "$t" &
 done
 wait || true
+crashes=$(find "$work" -maxdepth 1 \( -name '*-crash-*' -o -name '*-leak-*' -o \
+	-name '*-timeout-*' -o -name '*-oom-*' \) | wc -l)
+if [ "$crashes" -gt 0 ]; then
+	echo "run-fuzzers.sh: $crashes crash files in $work (the logs say what each is)" >&2
+	exit 1
+fi

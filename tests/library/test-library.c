@@ -778,7 +778,6 @@ struct change_during_copy {
 static void change_on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct change_during_copy *c = data;
-	g_autoptr(GError) error = NULL;
 
 	if (c->done)
 		return;

@@ -68,7 +68,7 @@ KmReport *fu_export(FuFixture *f, const GArray *fids, const char *folder,
 	g_autoptr(GFile) dir = g_file_new_for_path(folder);
 	g_autoptr(GAsyncResult) result = NULL;
 
-	km_session_export_async(f->session, (const guint32 *)fids->data, fids->len, dir, "%t.%c",
+	km_session_export_async(f->session, (const guint32 *)(void *)fids->data, fids->len, dir, "%t.%c",
 				NULL, NULL, NULL, NULL, su_store_result, &result);
 	return km_session_export_finish(f->session, su_wait(&result), error);
 }
@@ -204,7 +204,7 @@ void fu_assert_later_jobs_fail(FuFixture *f)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(KmReport) report = NULL;
 
-	km_session_remove_async(f->session, (const guint32 *)fids->data, 1, NULL,
+	km_session_remove_async(f->session, (const guint32 *)(void *)fids->data, 1, NULL,
 				su_store_result, &result);
 	g_assert_false(su_edit_wait(f->session, &result, &error));
 	g_assert_error(error, KM_SESSION_ERROR, KM_SESSION_ERROR_FAILED);

@@ -134,6 +134,7 @@ static void settle(Fixture *f)
 		"GetId", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
 
 	g_assert_no_error(error);
+	g_assert_nonnull(reply);
 	while (g_main_context_iteration(NULL, FALSE))
 		;
 }

@@ -131,7 +131,7 @@ static int export_all(struct export_job *job)
 		.folder = export_to, .template = export_template, .begin = on_begin,
 		.progress = on_progress, .done = on_done, .data = job,
 	};
-	const guint32 *fids = (const guint32 *)job->fids->data;
+	const guint32 *fids = (const guint32 *)(void *)job->fids->data;
 	g_autoptr(GError) error = NULL;
 	g_autofree char *list = NULL;
 	gboolean done;
