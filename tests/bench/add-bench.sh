@@ -30,25 +30,24 @@ NAME=add-bench
 # shellcheck source=tests/bench/scale-bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/scale-bench-lib.sh"
 
-# add IMAGE N STATS: a fresh copy of IMAGE, then the timed add of the first N files.
+# add IMAGE N STATS: a fresh copy of IMAGE, then the timed add of the first
+# N files (WALL_US, CPU_US), karmactl's stats in STATS.
 add() {
-    fresh_disk "$1"
-    local t0 t1
-    t0=$(now_us)
-    # shellcheck disable=SC2046
-    KARMACTL_STATS=1 "$KARMACTL" -i "$DIR/disk.img" add -r $(folders "$2") > "$DIR/add.out" 2> "$3"
-    t1=$(now_us)
     local added
+    fresh_disk "$1"
+    # shellcheck disable=SC2046
+    timed env KARMACTL_STATS=1 "$KARMACTL" -i "$DIR/disk.img" add -r $(folders "$2") \
+        > "$DIR/add.out" 2> "$3"
     added=$(grep -c '^added fid ' "$DIR/add.out" || true)
     [ "$added" = "$2" ] || { echo "$NAME: added $added of $2 files" >&2; cat "$3" >&2; exit 1; }
-    echo $((t1 - t0))
 }
 
 # ------------------------------------------------------------------ scale
-declare -A scale_us
+declare -A scale_us scale_cpu
 for _ in $(seq "$RUNS"); do
     for n in "${SIZES[@]}"; do
-        scale_us[$n]+="$(add "$DIR/empty.img" "$n" "$DIR/scale.stats") "
+        add "$DIR/empty.img" "$n" "$DIR/scale.stats"
+        scale_us[$n]+="$WALL_US " scale_cpu[$n]+="$CPU_US "
     done
 done
 verify_disk
@@ -56,10 +55,12 @@ verify_disk
 # -------------------------------------------------------------- per track
 empty_files=() empty_cmd=() empty_commit=() big_files=() big_cmd=() big_commit=() big_open=()
 for _ in $(seq "$RUNS"); do
-    empty_cmd+=("$(add "$DIR/empty.img" "$ADD" "$DIR/empty.stats")")
+    add "$DIR/empty.img" "$ADD" "$DIR/empty.stats"
+    empty_cmd+=("$WALL_US")
     empty_files+=("$(stat_value add_files_us "$DIR/empty.stats")")
     empty_commit+=("$(stat_value add_commit_us "$DIR/empty.stats")")
-    big_cmd+=("$(add "$DIR/library.img" "$ADD" "$DIR/big.stats")")
+    add "$DIR/library.img" "$ADD" "$DIR/big.stats"
+    big_cmd+=("$WALL_US")
     big_files+=("$(stat_value add_files_us "$DIR/big.stats")")
     big_commit+=("$(stat_value add_commit_us "$DIR/big.stats")")
     big_open+=("$(stat_value library_open_us "$DIR/big.stats")")
@@ -67,7 +68,7 @@ done
 verify_disk
 
 # ----------------------------------------------------------------- report
-scale_table "files added into an empty disk" scale_us
+scale_table "files added into an empty disk" scale_us scale_cpu
 echo
 echo "| $ADD files added into | add loop | per file | commit | library open | whole command | per file |"
 echo "|---|---|---|---|---|---|---|"
@@ -80,12 +81,14 @@ printf '| %s tracks | %s ms | %s | %s ms | %s ms | %s ms | %s |\n' "$LIBRARY" "$
     "$((bf / ADD)) us" "$(ms "$bco")" "$(ms "$bo")" "$(ms "$bc")" "$((bc / ADD)) us"
 targets_header
 target_row "${SIZES[-1]} files / ${SIZES[-2]} files, time" "$SCALE_RATIO" 2.2
+echo "| ${SIZES[-1]} files / ${SIZES[-2]} files, CPU time | $SCALE_CPU_RATIO | | |"
 target_row "per file into $LIBRARY tracks / into none (add loop)" "$(ratio "$bf" "$ef")" 1.5
 echo "| per file into $LIBRARY tracks / into none (whole command) | $(ratio "$bc" "$ec") | | |"
 
 echo
 echo "# every run (us):"
 print_runs scale scale_us
+print_runs "scale, CPU" scale_cpu
 echo "# add $ADD into none, loop: ${empty_files[*]}; command: ${empty_cmd[*]}"
 echo "# add $ADD into $LIBRARY, loop: ${big_files[*]}; command: ${big_cmd[*]}; open: ${big_open[*]}"
 exit "$STATUS"

@@ -65,6 +65,26 @@ make_wav_tree "$largest"
 "$KARMACTL" mkkarma -s 4G "$DIR/empty.img" > /dev/null
 "$FILL" "$DIR/library.img" 4096 "$LIBRARY" > /dev/null
 
+# timed CMD...: runs CMD; WALL_US is the time it took, CPU_US the user and
+# system time of the processes it ran (steadier than the wall time on a
+# machine shared with other work: its ratios are shown beside).
+timed() {
+    local t0 t1
+    times > "$DIR/times.0"
+    t0=$(now_us)
+    "$@"
+    t1=$(now_us)
+    times > "$DIR/times.1"
+    WALL_US=$((t1 - t0))
+    CPU_US=$(($(children_cpu_us "$DIR/times.1") - $(children_cpu_us "$DIR/times.0")))
+}
+# children_cpu_us FILE: the user and system time of the finished children in
+# FILE, what the builtin times printed (its second line: "0m1.250s 0m0.031s").
+children_cpu_us() {
+    awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }
+                   printf "%d", t * 1000000 }' "$1"
+}
+
 # fresh_disk IMAGE: a copy of IMAGE at $DIR/disk.img, for one run to change.
 fresh_disk() { cp --sparse=always "$1" "$DIR/disk.img"; }
 # verify_disk: karmactl verify of $DIR/disk.img, or the script fails.
@@ -73,26 +93,28 @@ verify_disk() {
         { echo "$NAME: verify failed after the runs" >&2; exit 1; }
 }
 
-# scale_table WHAT RUNS: the table of the median time of each size, WHAT
-# heading its first column; RUNS names an associative array of size -> the
-# runs' times (us, space-separated). Sets SCALE_RATIO: the last size's
-# median over the one before it.
+# scale_table WHAT WALL CPU: the table of the median wall and CPU time of
+# each size, WHAT heading its first column; WALL and CPU name associative
+# arrays of size -> the runs' times (us, space-separated). Sets SCALE_RATIO
+# and SCALE_CPU_RATIO: the last size's medians over the ones before it.
 scale_table() {
-    local -n runs=$2
-    local n prev= m
-    declare -A med
+    local -n wall=$2 cpu=$3
+    local n prev= w c
+    declare -A mw mc
     echo
-    echo "| $1 | median | per file | x the previous size |"
-    echo "|---|---|---|---|"
+    echo "| $1 | median | per file | x the previous size | CPU | x the previous size |"
+    echo "|---|---|---|---|---|---|"
     for n in "${SIZES[@]}"; do
         # shellcheck disable=SC2086
-        m=$(median ${runs[$n]})
-        med[$n]=$m
-        printf '| %s | %s ms | %s | %s |\n' "$n" "$(ms "$m")" "$((m / n)) us" \
-            "${prev:+$(ratio "$m" "${med[$prev]}")}"
+        w=$(median ${wall[$n]}) c=$(median ${cpu[$n]})
+        mw[$n]=$w mc[$n]=$c
+        printf '| %s | %s ms | %s | %s | %s ms | %s |\n' "$n" "$(ms "$w")" "$((w / n)) us" \
+            "${prev:+$(ratio "$w" "${mw[$prev]}")}" "$(ms "$c")" \
+            "${prev:+$(ratio "$c" "${mc[$prev]}")}"
         prev=$n
     done
-    SCALE_RATIO=$(ratio "${med[${SIZES[-1]}]}" "${med[${SIZES[-2]}]}")
+    SCALE_RATIO=$(ratio "${mw[${SIZES[-1]}]}" "${mw[${SIZES[-2]}]}")
+    SCALE_CPU_RATIO=$(ratio "${mc[${SIZES[-1]}]}" "${mc[${SIZES[-2]}]}")
 }
 # print_runs WHAT RUNS: every run of the array RUNS (as in scale_table), one line a size.
 print_runs() {

@@ -46,11 +46,12 @@ add() {
 }
 
 # ------------------------------------------------------------------ scale
-declare -A scale_us
+declare -A scale_us scale_cpu
 for _ in $(seq "$RUNS"); do
     for n in "${SIZES[@]}"; do
         add "$DIR/empty.img" "$n" "$DIR/scale.out"
         scale_us[$n]+="$(stat_value add_us "$DIR/scale.out") "
+        scale_cpu[$n]+="$(stat_value add_cpu_us "$DIR/scale.out") "
     done
 done
 verify_disk
@@ -67,7 +68,7 @@ done
 verify_disk
 
 # ----------------------------------------------------------------- report
-scale_table "files added into an empty disk (the app's add)" scale_us
+scale_table "files added into an empty disk (the app's add)" scale_us scale_cpu
 echo
 echo "| $ADD files added into | add | per file | session open |"
 echo "|---|---|---|---|"
@@ -77,11 +78,13 @@ printf '| %s tracks | %s ms | %s | %s ms |\n' "$LIBRARY" "$(ms "$ba")" "$((ba / 
     "$(ms "$bo")"
 targets_header
 target_row "${SIZES[-1]} files / ${SIZES[-2]} files, time" "$SCALE_RATIO" 2.2
+echo "| ${SIZES[-1]} files / ${SIZES[-2]} files, CPU time | $SCALE_CPU_RATIO | | |"
 target_row "per file into $LIBRARY tracks / into none" "$(ratio "$ba" "$ea")" 1.5
 
 echo
 echo "# every run (us):"
 print_runs add scale_us
+print_runs "add, CPU" scale_cpu
 echo "# add $ADD into none: ${empty_add[*]}"
 echo "# add $ADD into $LIBRARY: ${big_add[*]}; open: ${big_open[*]}"
 exit "$STATUS"

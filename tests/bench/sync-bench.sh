@@ -30,30 +30,31 @@ NAME=sync-bench
 # shellcheck source=tests/bench/scale-bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/scale-bench-lib.sh"
 
-# sync N ADDS STATS: the timed sync of the folders of the first N files into
-# $DIR/disk.img, which must add ADDS files (0: says "nothing to add").
-sync() {
-    local t0 t1 added
-    t0=$(now_us)
+# run_sync N ADDS STATS: the timed sync (WALL_US, CPU_US) of the folders of the
+# first N files into $DIR/disk.img, which must add ADDS files (0: says
+# "nothing to add"); karmactl's stats in STATS.
+run_sync() {
+    local added
     # shellcheck disable=SC2046
-    KARMACTL_STATS=1 "$KARMACTL" -i "$DIR/disk.img" sync $(folders "$1") > "$DIR/sync.out" 2> "$3"
-    t1=$(now_us)
+    timed env KARMACTL_STATS=1 "$KARMACTL" -i "$DIR/disk.img" sync $(folders "$1") \
+        > "$DIR/sync.out" 2> "$3"
     added=$(grep -c '^added fid ' "$DIR/sync.out" || true)
     if [ "$added" != "$2" ] || { [ "$2" = 0 ] && ! grep -q '^nothing to add$' "$DIR/sync.out"; }; then
         echo "$NAME: synced $added of $2 files" >&2
         cat "$3" >&2
         exit 1
     fi
-    echo $((t1 - t0))
 }
 
 # ------------------------------------------------------------ scale, no-op
-declare -A scale_us noop_us
+declare -A scale_us scale_cpu noop_us noop_cpu
 for _ in $(seq "$RUNS"); do
     for n in "${SIZES[@]}"; do
         fresh_disk "$DIR/empty.img"
-        scale_us[$n]+="$(sync "$n" "$n" "$DIR/scale.stats") "
-        noop_us[$n]+="$(sync "$n" 0 "$DIR/noop.stats") "
+        run_sync "$n" "$n" "$DIR/scale.stats"
+        scale_us[$n]+="$WALL_US " scale_cpu[$n]+="$CPU_US "
+        run_sync "$n" 0 "$DIR/noop.stats"
+        noop_us[$n]+="$WALL_US " noop_cpu[$n]+="$CPU_US "
     done
 done
 verify_disk
@@ -63,11 +64,13 @@ empty_plan=() empty_files=() empty_cmd=()
 big_plan=() big_files=() big_cmd=() big_commit=() big_open=()
 for _ in $(seq "$RUNS"); do
     fresh_disk "$DIR/empty.img"
-    empty_cmd+=("$(sync "$ADD" "$ADD" "$DIR/empty.stats")")
+    run_sync "$ADD" "$ADD" "$DIR/empty.stats"
+    empty_cmd+=("$WALL_US")
     empty_plan+=("$(stat_value sync_plan_us "$DIR/empty.stats")")
     empty_files+=("$(stat_value add_files_us "$DIR/empty.stats")")
     fresh_disk "$DIR/library.img"
-    big_cmd+=("$(sync "$ADD" "$ADD" "$DIR/big.stats")")
+    run_sync "$ADD" "$ADD" "$DIR/big.stats"
+    big_cmd+=("$WALL_US")
     big_plan+=("$(stat_value sync_plan_us "$DIR/big.stats")")
     big_files+=("$(stat_value add_files_us "$DIR/big.stats")")
     big_commit+=("$(stat_value add_commit_us "$DIR/big.stats")")
@@ -76,10 +79,10 @@ done
 verify_disk
 
 # ----------------------------------------------------------------- report
-scale_table "files synced into an empty disk" scale_us
-sync_ratio=$SCALE_RATIO
-scale_table "the same sync again (nothing to add)" noop_us
-noop_ratio=$SCALE_RATIO
+scale_table "files synced into an empty disk" scale_us scale_cpu
+sync_ratio=$SCALE_RATIO sync_cpu_ratio=$SCALE_CPU_RATIO
+scale_table "the same sync again (nothing to add)" noop_us noop_cpu
+noop_ratio=$SCALE_RATIO noop_cpu_ratio=$SCALE_CPU_RATIO
 echo
 echo "| $ADD files synced into | plan | add loop | per file | commit | library open | whole command | per file |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -93,7 +96,9 @@ printf '| %s tracks | %s ms | %s ms | %s | %s ms | %s ms | %s ms | %s |\n' "$LIB
     "$(ms "$bc")" "$((bc / ADD)) us"
 targets_header
 target_row "sync of ${SIZES[-1]} files / of ${SIZES[-2]}, time" "$sync_ratio" 2.2
+echo "| sync of ${SIZES[-1]} files / of ${SIZES[-2]}, CPU time | $sync_cpu_ratio | | |"
 target_row "sync again of ${SIZES[-1]} files / of ${SIZES[-2]}, time" "$noop_ratio" 2.2
+echo "| sync again of ${SIZES[-1]} files / of ${SIZES[-2]}, CPU time | $noop_cpu_ratio | | |"
 target_row "per file into $LIBRARY tracks / into none (plan and add loop)" \
     "$(ratio $((bp + bf)) $((ep + ef)))" 1.5
 echo "| per file into $LIBRARY tracks / into none (whole command) | $(ratio "$bc" "$ec") | | |"
@@ -101,7 +106,9 @@ echo "| per file into $LIBRARY tracks / into none (whole command) | $(ratio "$bc
 echo
 echo "# every run (us):"
 print_runs sync scale_us
+print_runs "sync, CPU" scale_cpu
 print_runs "sync again" noop_us
+print_runs "sync again, CPU" noop_cpu
 echo "# sync $ADD into none, plan: ${empty_plan[*]}; loop: ${empty_files[*]}; command: ${empty_cmd[*]}"
 echo "# sync $ADD into $LIBRARY, plan: ${big_plan[*]}; loop: ${big_files[*]}; command: ${big_cmd[*]}; open: ${big_open[*]}"
 exit "$STATUS"
