@@ -85,6 +85,12 @@ GPtrArray *km_library_sorted(GHashTable *objects);
 guint32 km_library_new_generation(KmLibrary *lib, guint32 fid);
 gboolean km_library_is_duplicate(const KmProperties *existing, const KmProperties *candidate);
 /*
+ * The fids of the objects with rid, ascending (NULL: none): the index the
+ * duplicate check keeps, made once per library state and shared with the
+ * sync's plan.
+ */
+const GArray *km_library_fids_with_rid(KmLibrary *lib, const char *rid);
+/*
  * The object as the library sees it: its properties file, with the columns
  * only the player changes (play_count, play_last, marked, play_count_limit)
  * taken from its smalldb row, where the player keeps them up to date.
