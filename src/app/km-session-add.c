@@ -17,10 +17,11 @@
 #include "km-playlist-import.h"
 
 /*
- * A batch: at least 8 files and half the library's objects, or 2 seconds of
- * copying and 8 times what the last commit took, whichever comes first: so
- * that commits take a bounded part of the time however big the library and
- * adding stays linear in the files (KmImportBatching).
+ * A batch: at least 8 files; the first, half the library's objects or 2
+ * seconds of copying, whichever comes first; the later ones, 8 times what
+ * the last commit took. So tracks appear soon, and commits take at most
+ * about a ninth of the time however big the library: adding stays linear in
+ * the files (KmImportBatching).
  */
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
