@@ -34,7 +34,7 @@ G_BEGIN_DECLS
  * A batch is committed when it holds at least `files` files and:
  * - the import's first batch: at least 1/library_share of the library's
  *   objects, or max_us of age (what a failure can lose);
- * - a later one: at least commit_ratio times the age the last commit took.
+ * - a later one: at least commit_ratio times as old as the last commit took.
  * A commit rewrites smalldb whole, so it costs in proportion to the
  * library: the ratio keeps the commits' part of the time at most about
  * 1/(commit_ratio + 1) however big the library, so that an add stays
