@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench-lib.sh - the timing and arithmetic every benchmark script shares
-# (sourced by loop-bench-lib.sh and scale-bench-lib.sh). Times are in
+# (sourced by loop-bench-lib.sh, scale-bench-lib.sh, library-bench.sh,
+# start-bench.sh, convert-bench.sh and convert-add-bench.sh). Times are in
 # microseconds.
 
 now_us() { echo "${EPOCHREALTIME/./}"; }
