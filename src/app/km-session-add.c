@@ -17,13 +17,16 @@
 #include "km-playlist-import.h"
 
 /*
- * A batch: at least 8 files and an eighth of the library's objects (so that
- * adding stays linear in the files however big the library,
- * KmImportBatching), or 2 seconds of copying, whichever comes first.
+ * A batch: at least 8 files; the first, half the library's objects or 2
+ * seconds of copying, whichever comes first; the later ones, 8 times what
+ * the last commit took. So tracks appear soon, and commits take at most
+ * about a ninth of the time however big the library: adding stays linear in
+ * the files (KmImportBatching).
  */
 #define ADD_BATCH_FILES 8
 #define ADD_BATCH_US (2 * G_USEC_PER_SEC)
-#define ADD_BATCH_LIBRARY_SHARE 8
+#define ADD_BATCH_LIBRARY_SHARE 2
+#define ADD_BATCH_COMMIT_RATIO 8
 
 typedef struct {
 	GPtrArray *roots;	/* GFile* */
@@ -254,7 +257,8 @@ static void add_run(KmJob *job)
 	KmLibraryImportOptions options = {
 		.recursive = TRUE, .flags = KM_IMPORT_FLAGS_NONE,
 		.copy_duplicates = (add->flags & KM_ADD_COPY_DUPLICATES) != 0,
-		.batching = { ADD_BATCH_FILES, ADD_BATCH_LIBRARY_SHARE, ADD_BATCH_US },
+		.batching = { ADD_BATCH_FILES, ADD_BATCH_LIBRARY_SHARE, ADD_BATCH_US,
+			      ADD_BATCH_COMMIT_RATIO },
 		.cancellable = km_job_cancellable(job), .walk_problem = on_walk_problem,
 		.walked = on_walked, .begin = on_begin, .progress = on_copied,
 		.converted = on_converted, .done = on_done, .committed = on_committed, .data = add,

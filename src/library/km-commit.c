@@ -232,18 +232,31 @@ guint64 km_commit_file_blocks(const struct omfs_statfs *sfs, guint64 len)
 	return MAX(sfs->mirrors, 1u) + (len + cluster - 1) / cluster * MAX(sfs->clustersize, 1u);
 }
 
-guint64 km_commit_blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
-				guint64 journal_size, guint64 smalldb_size)
+guint64 km_commit_fixed_blocks(const struct omfs_statfs *sfs, guint64 journal_size,
+			       guint64 smalldb_size)
 {
 	guint64 n = 4 * km_commit_file_blocks(sfs, 0) + km_commit_file_blocks(sfs, smalldb_size);
 
 	if (journal_size)
 		n += km_commit_file_blocks(sfs, journal_size);
+	return n;
+}
+
+guint64 km_commit_put_blocks(const struct omfs_statfs *sfs, guint64 text_size)
+{
+	/* a playlist's data file is its blob, no larger than its escaped text */
+	return 2 * km_commit_file_blocks(sfs, text_size);
+}
+
+guint64 km_commit_blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
+				guint64 journal_size, guint64 smalldb_size)
+{
+	guint64 n = km_commit_fixed_blocks(sfs, journal_size, smalldb_size);
+
 	for (guint i = 0; i < cs->puts->len; i++) {
 		g_autoptr(GBytes) text = km_properties_serialize(cs->puts->pdata[i]);
 
-		/* a playlist's data file is its blob, no larger than its escaped text */
-		n += 2 * km_commit_file_blocks(sfs, g_bytes_get_size(text));
+		n += km_commit_put_blocks(sfs, g_bytes_get_size(text));
 	}
 	return n;
 }

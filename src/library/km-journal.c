@@ -96,6 +96,16 @@ GBytes *km_journal_build(const KmChangeSet *cs)
 	return g_byte_array_free_to_bytes(out);
 }
 
+gsize km_journal_frame_size(void)
+{
+	return MAGIC_SIZE + 4 + DIGEST_SIZE;	/* the magic, the count, the digest */
+}
+
+gsize km_journal_entry_size(gsize text_size)
+{
+	return ENTRY_HEADER_SIZE + text_size;
+}
+
 static gboolean corrupt(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static gboolean corrupt(GError **error, const char *fmt, ...)
 {

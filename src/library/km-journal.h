@@ -38,6 +38,13 @@ void km_change_set_put(KmChangeSet *cs, KmProperties *object);
 void km_change_set_delete(KmChangeSet *cs, guint32 fid);
 
 GBytes *km_journal_build(const KmChangeSet *cs);
+/*
+ * The size of km_journal_build()'s journal without its entries, and of one
+ * entry (a put's, whose properties file is text_size bytes; a delete's: 0),
+ * for counting a journal's size without building it.
+ */
+gsize km_journal_frame_size(void);
+gsize km_journal_entry_size(gsize text_size);
 /* Every size, fid and properties file is checked; the error names the entry. */
 KmChangeSet *km_journal_parse(GBytes *bytes, GError **error);
 

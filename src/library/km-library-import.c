@@ -16,6 +16,7 @@ typedef struct {
 	KmTransaction *tx;	/* the batch's, opened by the first file that needs one */
 	GPtrArray *batch;	/* KmWalkFile* copied into tx (owned by files) */
 	gint64 batch_start;
+	gint64 last_commit_us;	/* how long the last commit took; 0: none yet */
 	gboolean player_failed;	/* nothing more is written, not even a commit */
 } Import;
 
@@ -44,10 +45,14 @@ static gboolean commit_batch(Import *im, GError **error)
 {
 	g_autoptr(KmTransaction) tx = g_steal_pointer(&im->tx);
 	g_autoptr(GError) local = NULL;
+	gint64 start = g_get_monotonic_time();
+	gboolean ok;
 
 	if (!tx || im->batch->len == 0)
 		return TRUE;	/* dropping tx leaves smalldb as it is */
-	if (!km_transaction_commit(tx, &local)) {
+	ok = km_transaction_commit(tx, &local);
+	im->last_commit_us = MAX(g_get_monotonic_time() - start, 1);
+	if (!ok) {
 		batch_not_saved(im, local);
 		g_propagate_error(error, g_steal_pointer(&local));
 		return FALSE;
@@ -59,15 +64,18 @@ static gboolean commit_batch(Import *im, GError **error)
 	return TRUE;
 }
 
+/* KmImportBatching's rule, for the first batch and the later ones. */
 static gboolean batch_is_due(const Import *im)
 {
 	const KmImportBatching *b = &im->options->batching;
 	guint share = b->library_share ? km_library_get_n_objects(im->lib) / b->library_share : 0;
+	gint64 age = g_get_monotonic_time() - im->batch_start;
 
-	if (b->files == 0)
+	if (b->files == 0 || im->batch->len < b->files)
 		return FALSE;
-	return im->batch->len >= MAX(b->files, share) ||
-	       (b->max_us > 0 && g_get_monotonic_time() - im->batch_start >= b->max_us);
+	if (im->last_commit_us == 0)
+		return im->batch->len >= share || (b->max_us > 0 && age >= b->max_us);
+	return age >= (gint64)b->commit_ratio * im->last_commit_us;
 }
 
 static GCancellable *root_cancellable(const Import *im, const KmWalkFile *file)
@@ -283,7 +291,7 @@ gboolean km_library_import(KmLibrary *lib, const char *const *roots, guint n_roo
 			   const KmLibraryImportOptions *options, GError **error)
 {
 	g_autoptr(GPtrArray) batch = g_ptr_array_new();
-	Import im = { lib, options, NULL, NULL, NULL, batch, 0, FALSE };
+	Import im = { lib, options, NULL, NULL, NULL, batch, 0, 0, FALSE };
 	GError *stop = NULL;
 	guint64 total = 0;
 	guint i;

@@ -31,17 +31,23 @@
 G_BEGIN_DECLS
 
 /*
- * A batch is committed when it holds at least `files` files and at least
- * 1/library_share of the library's objects (a commit rewrites smalldb, so it
- * costs in proportion to the library: the share keeps the commits' part of
- * the work the same however big the library, and an add linear in its
- * files; docs/PERFORMANCE.md, "Adding scales linearly"), or when it is
- * max_us old (what a failure can lose). All 0: one commit at the end.
+ * A batch is committed when it holds at least `files` files and:
+ * - the import's first batch: at least 1/library_share of the library's
+ *   objects, or max_us of age (what a failure can lose);
+ * - a later one: at least commit_ratio times as old as the last commit took.
+ * A commit rewrites smalldb whole, so it costs in proportion to the
+ * library: the ratio keeps the commits' part of the time at most about
+ * 1/(commit_ratio + 1) however big the library, so that an add stays
+ * linear in its files (docs/PERFORMANCE.md, "Adding scales linearly"); the
+ * share keeps a small add into a big library from paying that whole
+ * rewrite for its first few files on top of its last commit. All 0: one
+ * commit at the end.
  */
 typedef struct {
 	guint files;
 	guint library_share;	/* 0: no share */
 	gint64 max_us;		/* 0: no age limit */
+	guint commit_ratio;	/* 0: a later batch is due at `files` files */
 } KmImportBatching;
 
 /* One file's outcome (KM_IMPORT_ADDED, _DUPLICATE, _NO_ROOM or the ones below). */

@@ -85,6 +85,12 @@ GPtrArray *km_library_sorted(GHashTable *objects);
 guint32 km_library_new_generation(KmLibrary *lib, guint32 fid);
 gboolean km_library_is_duplicate(const KmProperties *existing, const KmProperties *candidate);
 /*
+ * The fids of the objects with rid, ascending (NULL: none): the index the
+ * duplicate check keeps, made once per library state and shared with the
+ * sync's plan.
+ */
+const GArray *km_library_fids_with_rid(KmLibrary *lib, const char *rid);
+/*
  * The object as the library sees it: its properties file, with the columns
  * only the player changes (play_count, play_last, marked, play_count_limit)
  * taken from its smalldb row, where the player keeps them up to date.
@@ -183,11 +189,17 @@ guint64 km_commit_file_blocks(const struct omfs_statfs *sfs, guint64 len);
  * Blocks a commit of cs writes before it frees anything, generously
  * (directories may grow): the journal and the new smalldb (their sizes in
  * bytes; journal_size 0: no journal), and each put's properties file (and a
- * playlist's data file). The room check (km-library-space.c) and the
- * commit's own make_room() both count with it.
+ * playlist's data file). The room check (km-transaction-room.c) and the
+ * commit's own make_room() both count with it: the first as the sum of the
+ * two below.
  */
 guint64 km_commit_blocks_needed(const struct omfs_statfs *sfs, const KmChangeSet *cs,
 				guint64 journal_size, guint64 smalldb_size);
+/* Its part that is once per commit: the journal, the new smalldb, room for the directories. */
+guint64 km_commit_fixed_blocks(const struct omfs_statfs *sfs, guint64 journal_size,
+			       guint64 smalldb_size);
+/* Its part for one put whose properties file is text_size bytes. */
+guint64 km_commit_put_blocks(const struct omfs_statfs *sfs, guint64 text_size);
 
 /* ---- km-library-scan.c ---- */
 

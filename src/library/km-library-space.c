@@ -16,8 +16,6 @@
  * estimated.
  */
 #define ROOM_MARGIN ((guint64)1 << 20)
-/* A smalldb row beyond its strings: the fixed columns and the string table's offsets. */
-#define SMALLDB_ROW_FIXED 256
 
 static gboolean read_statfs(KmLibrary *lib, struct omfs_statfs *sfs, GError **error)
 {
@@ -66,33 +64,9 @@ static gboolean smalldb_size(KmLibrary *lib, guint64 *size, GError **error)
 	return TRUE;
 }
 
-/*
- * The commit's smalldb: the one there now, and a row for each object the
- * transaction adds (as large as its properties, which hold the same
- * strings, and the fixed columns).
- */
-static guint64 next_smalldb_size(KmTransaction *tx, const KmChangeSet *cs, guint64 now)
-{
-	guint64 size = now;
-
-	for (guint i = 0; i < cs->puts->len; i++) {
-		KmProperties *object = cs->puts->pdata[i];
-		guint32 fid = km_properties_get_fid(object);
-		g_autoptr(GBytes) text = NULL;
-
-		if (km_library_lookup(tx->lib, fid))
-			continue;	/* a row that is there already */
-		text = km_properties_serialize(object);
-		size += g_bytes_get_size(text) + SMALLDB_ROW_FIXED;
-	}
-	return size;
-}
-
 gboolean km_transaction_check_room(KmTransaction *tx, const KmProperties *props, guint64 size,
 				   KmRoom *room, GError **error)
 {
-	g_autoptr(KmChangeSet) cs = NULL;
-	g_autoptr(GBytes) journal = NULL;
 	g_autoptr(KmProperties) added = NULL;
 	struct omfs_statfs sfs;
 	guint64 smalldb, blocks;
@@ -102,14 +76,10 @@ gboolean km_transaction_check_room(KmTransaction *tx, const KmProperties *props,
 	if (!km_transaction_check(tx, error) || !read_statfs(tx->lib, &sfs, error) ||
 	    !smalldb_size(tx->lib, &smalldb, error))
 		return FALSE;
-	cs = km_transaction_staged_changes(tx);
 	/* the new object as the add stages it, its numbers as wide as they can be */
 	added = km_transaction_new_object(props, KM_FID_LAST, G_MAXUINT32, size, G_MAXUINT32);
-	km_change_set_put(cs, added);
-	journal = km_journal_build(cs);
 	blocks = km_commit_file_blocks(&sfs, size) +
-		 km_commit_blocks_needed(&sfs, cs, g_bytes_get_size(journal),
-					 next_smalldb_size(tx, cs, smalldb));
+		 km_transaction_room_blocks(tx, &sfs, added, smalldb);
 	room->needed = blocks * sfs.blocksize + ROOM_MARGIN;
 	room->free_bytes = sfs.free_blocks * sfs.blocksize;
 	room->fits = room->needed <= room->free_bytes;

@@ -293,6 +293,14 @@ gboolean km_library_is_duplicate(const KmProperties *existing, const KmPropertie
 	       number_or_zero(existing, "tracknr") == number_or_zero(candidate, "tracknr");
 }
 
+static gint compare_fid_values(gconstpointer a, gconstpointer b)
+{
+	guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Each rid's fids ascending, so that whoever looks one up meets them in fid order. */
 static GHashTable *rid_index(KmLibrary *lib)
 {
 	GHashTableIter iter;
@@ -317,7 +325,15 @@ static GHashTable *rid_index(KmLibrary *lib)
 		}
 		g_array_append_val(fids, fid);
 	}
+	g_hash_table_iter_init(&iter, lib->rid_index);
+	while (g_hash_table_iter_next(&iter, NULL, &value))
+		g_array_sort(value, compare_fid_values);
 	return lib->rid_index;
+}
+
+const GArray *km_library_fids_with_rid(KmLibrary *lib, const char *rid)
+{
+	return rid && *rid ? g_hash_table_lookup(rid_index(lib), rid) : NULL;
 }
 
 gboolean km_library_find_duplicate(KmLibrary *lib, const KmProperties *candidate, guint32 *fid)

@@ -53,38 +53,36 @@ static void plan_removals(KmLibrary *lib, GHashTable *matched, KmSyncPlan *plan)
 	}
 }
 
-/* rid -> GArray of the fids of the tunes with that rid, ascending. */
-static GHashTable *tunes_by_rid(KmLibrary *lib)
+/* Whether fid is a tune of lib. */
+static gboolean is_tune(KmLibrary *lib, guint32 fid)
 {
-	GHashTable *index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						  (GDestroyNotify)g_array_unref);
-	g_autoptr(GPtrArray) objects = km_library_list(lib);
-
-	for (guint i = 0; i < objects->len; i++) {
-		KmProperties *p = objects->pdata[i];
-		const char *rid = km_properties_get(p, "rid");
-		guint32 fid = km_properties_get_fid(p);
-		GArray *fids;
-
-		if (km_properties_get_object_type(p) != KM_OBJECT_TUNE || !rid)
-			continue;
-		fids = g_hash_table_lookup(index, rid);
-		if (!fids) {
-			fids = g_array_new(FALSE, FALSE, sizeof(guint32));
-			g_hash_table_insert(index, g_strdup(rid), fids);
-		}
-		g_array_append_val(fids, fid);
-	}
-	return index;
+	return km_properties_get_object_type(km_library_lookup(lib, fid)) == KM_OBJECT_TUNE;
 }
 
-/* Marks the first tune with rid that no file matched yet; FALSE when there is none. */
-static gboolean match_tune(GHashTable *by_rid, const char *rid, GHashTable *matched)
+/*
+ * Marks the first tune with rid (in fid order: the library's rid index)
+ * that no file matched yet; FALSE when there is none.
+ */
+static gboolean match_tune(KmLibrary *lib, const char *rid, GHashTable *matched)
 {
-	GArray *fids = rid ? g_hash_table_lookup(by_rid, rid) : NULL;
+	const GArray *fids = km_library_fids_with_rid(lib, rid);
+
+	for (guint i = 0; fids && i < fids->len; i++) {
+		guint32 fid = g_array_index(fids, guint32, i);
+
+		if (is_tune(lib, fid) && g_hash_table_add(matched, GUINT_TO_POINTER(fid)))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* Whether a tune of lib has rid. */
+static gboolean has_tune(KmLibrary *lib, const char *rid)
+{
+	const GArray *fids = km_library_fids_with_rid(lib, rid);
 
 	for (guint i = 0; fids && i < fids->len; i++)
-		if (g_hash_table_add(matched, GUINT_TO_POINTER(g_array_index(fids, guint32, i))))
+		if (is_tune(lib, g_array_index(fids, guint32, i)))
 			return TRUE;
 	return FALSE;
 }
@@ -93,7 +91,6 @@ typedef struct {
 	KmLibrary *lib;
 	KmConversions *conversions;	/* NULL: nothing is converted */
 	GHashTable *planned_sources;	/* source ids of the files to convert and add */
-	GHashTable *by_rid;		/* the player's tunes (tunes_by_rid()) */
 	GHashTable *matched;		/* fids a file is */
 	GHashTable *planned_rids;	/* of the files to add */
 	KmSyncPlan *plan;
@@ -166,8 +163,7 @@ static void plan_file(Planner *pl, const KmWalkFile *file)
 	}
 	rid = km_properties_get(props, "rid");
 	/* a tune with its rid; or another copy of a tune an earlier file is (add skips it) */
-	if (match_tune(pl->by_rid, rid, pl->matched) ||
-	    (rid && g_hash_table_contains(pl->by_rid, rid))) {
+	if (match_tune(pl->lib, rid, pl->matched) || has_tune(pl->lib, rid)) {
 		pl->plan->n_present++;
 		return;
 	}
@@ -183,7 +179,6 @@ KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, gui
 						    gpointer data),
 				 gpointer data, GError **error)
 {
-	g_autoptr(GHashTable) by_rid = tunes_by_rid(lib);
 	g_autoptr(GHashTable) matched = g_hash_table_new(NULL, NULL);
 	g_autoptr(GHashTable) planned_rids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 								   NULL);
@@ -194,8 +189,7 @@ KmSyncPlan *km_library_plan_sync(KmLibrary *lib, const char *const *folders, gui
 	g_autoptr(GHashTable) planned_sources = g_hash_table_new_full(g_str_hash, g_str_equal,
 								      g_free, NULL);
 	g_autoptr(KmConversions) conversions = NULL;
-	Planner pl = { lib, NULL, planned_sources, by_rid, matched, planned_rids, plan,
-		       unplayable, data };
+	Planner pl = { lib, NULL, planned_sources, matched, planned_rids, plan, unplayable, data };
 
 	plan->add = g_ptr_array_new_with_free_func((GDestroyNotify)sync_file_free);
 	plan->remove = g_array_new(FALSE, FALSE, sizeof(guint32));

@@ -42,6 +42,7 @@ static void km_transaction_finalize(GObject *object)
 	g_hash_table_unref(tx->staged);
 	g_hash_table_unref(tx->rid_index);
 	g_hash_table_unref(tx->edited);
+	km_room_tally_clear(&tx->room);
 	g_hash_table_unref(tx->sources);
 	G_OBJECT_CLASS(km_transaction_parent_class)->finalize(object);
 }
@@ -58,6 +59,7 @@ static void km_transaction_init(KmTransaction *tx)
 	tx->rid_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      (GDestroyNotify)g_array_unref);
 	tx->edited = g_hash_table_new(NULL, NULL);
+	km_room_tally_init(&tx->room);
 	tx->sources = km_sources_new();
 }
 
@@ -151,6 +153,7 @@ KmProperties *km_transaction_edit(KmTransaction *tx, guint32 fid, GError **error
 
 	if (s && s->object) {
 		g_hash_table_add(tx->edited, GUINT_TO_POINTER(fid));
+		km_room_tally_forget(&tx->room, fid);
 		return s->object;
 	}
 	row = s ? NULL : km_library_lookup(tx->lib, fid);
@@ -191,6 +194,7 @@ void km_transaction_stage_new(KmTransaction *tx, KmProperties *object, gboolean 
 	s->data_written = data_written;
 	g_hash_table_insert(tx->staged, GUINT_TO_POINTER(km_properties_get_fid(object)), s);
 	index_rid(tx, object);
+	km_room_tally_staged(&tx->room, km_properties_get_fid(object));
 }
 
 /* ---- fids ---- */
@@ -420,6 +424,7 @@ static gboolean forget_added(KmTransaction *tx, guint32 fid, GError **error)
 			return FALSE;
 	}
 	g_hash_table_remove(tx->staged, GUINT_TO_POINTER(fid));
+	km_room_tally_forget(&tx->room, fid);
 	km_fid_allocator_release(tx->lib->fids, fid);
 	return TRUE;
 }
@@ -575,6 +580,7 @@ static void finish(KmTransaction *tx)
 	g_hash_table_remove_all(tx->staged);
 	g_hash_table_remove_all(tx->rid_index);
 	g_hash_table_remove_all(tx->edited);
+	km_room_tally_reset(&tx->room);
 }
 
 /*

@@ -34,13 +34,9 @@ rm -rf "$DIR"
 mkdir -p "$DIR/aac" "$DIR/converted"
 trap 'rm -rf "$DIR"' EXIT
 
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
+# shellcheck source=tests/bench/bench-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 secs() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1e6 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 echo "# karmactl: $KARMACTL"
 echo "# $FILES AAC files of $SECONDS_EACH s, quality $QUALITY, $RUNS runs each, median"

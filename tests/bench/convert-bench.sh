@@ -41,13 +41,8 @@ rm -rf "$DIR"
 mkdir -p "$DIR/src"
 trap 'rm -rf "$DIR"' EXIT
 
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# shellcheck source=tests/bench/bench-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 echo "# driver: $DRIVER"
 echo "# $FILES AAC files of $SECONDS_EACH s, $RUNS runs each, median; in $DIR ($(df -h --output=fstype "$DIR" | tail -n1 | tr -d ' '))"

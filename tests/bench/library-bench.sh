@@ -45,20 +45,14 @@ mkdir -p "$DIR"
 trap 'rm -rf "$DIR"' EXIT
 IMG=$DIR/karma.img
 
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
-stat_value() { grep -o "\b$1=[0-9]*" "$2" | tail -n1 | cut -d= -f2; }
+# shellcheck source=tests/bench/bench-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 usb_stat() { sed -n "s/.*usb stats:.* $1=\([0-9]*\).*/\1/p" "$2"; }
 # usb_row STATS_FILE: "N commands, B bytes, T ms modelled" from the usb stats line.
 usb_row() {
     printf '%s commands, %s bytes, %s ms modelled' "$(usb_stat scsi_commands "$1")" \
         "$(usb_stat bytes_read "$1")" "$(ms "$(usb_stat time_us "$1")")"
 }
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
-meets() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t) ? "yes" : "NO" }'; }
 
 echo "# karmactl: $KARMACTL"
 echo "# $TRACKS tracks, $RUNS runs each, median; in $DIR ($(df -h --output=fstype "$DIR" | tail -n1 | tr -d ' '))"
@@ -117,9 +111,9 @@ writes=$(stat_value smalldb_writes "$DIR/add.stats")
 
 # ---------------------------------------------------------------- report
 open_m=$(median "${open_us[@]}") cpu_m=$(median "${cpu_us[@]}") list_m=$(median "${list_us[@]}") cat_m=$(median "${cat_us[@]}")
-open_ok=$(meets "$open_m" 150000)
-usb_ok=$(meets "$usb_cmds" 99)
-read_ok=$(meets "$read_bytes" "$read_limit")
+open_ok=$(at_most "$open_m" 150000)
+usb_ok=$(at_most "$usb_cmds" 99)
+read_ok=$(at_most "$read_bytes" "$read_limit")
 add_ok=$([ "$writes" = 1 ] && [ "$added" = "$ADD" ] && echo yes || echo NO)
 
 echo

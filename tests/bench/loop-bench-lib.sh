@@ -2,8 +2,8 @@
 #
 # loop-bench-lib.sh - what the benchmarks on loop devices share (sourced by
 # direct-bench.sh and write-bench.sh): the root check, their work folder
-# and the loop devices they attach (both removed at exit), timing and
-# arithmetic helpers.  The sourcing script sets DIR and NAME first.
+# and the loop devices they attach (both removed at exit); and bench-lib.sh's
+# timing and arithmetic.  The sourcing script sets DIR and NAME first.
 
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
     echo "# $NAME: skipped: needs root and losetup (loop devices, drop_caches)"
@@ -18,11 +18,5 @@ cleanup() {
 }
 trap cleanup EXIT
 
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
-# ratio A B [DIGITS]: A / B with DIGITS decimals (2)
-ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f", d, a / b }'; }
+# shellcheck source=tests/bench/bench-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"

@@ -38,11 +38,8 @@ echo "a short file" > "$DIR/hi"
 TRUE=$(command -v true)
 if [ "$TRUE" = true ]; then TRUE=/bin/true; fi  # the program, not the shell's builtin
 
-now_us() { echo "${EPOCHREALTIME/./}"; }
-median() {
-    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-        print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
+# shellcheck source=tests/bench/bench-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 # per_start COMMAND...: the time of one start in us, over STARTS starts: its
 # CPU time (perf stat's task-clock) when perf can count it, else wall time.
 if perf stat -x, -e task-clock true > /dev/null 2>&1; then
@@ -61,6 +58,7 @@ else
         echo $(((t1 - t0) / STARTS))
     }
 fi
+# ms US: in ms with 2 decimals (bench-lib.sh's has 1: a start takes a few ms)
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
 
 names=(true dd ls cat df)

@@ -4,8 +4,10 @@
  * (km_transaction_check_room), which karmactl add and the app's add job
  * both ask: never too low (a file it lets in commits, also when the volume
  * is then full to the last cluster), not wasteful (a file a cluster larger
- * is the first it refuses), and counting the files staged before; and the
- * one-file import both faces run (km_transaction_import), which asks it.
+ * is the first it refuses), and counting the files staged before, its
+ * running sums (km-transaction-room.c) the same as counting them all
+ * afresh; and the one-file import both faces run (km_transaction_import),
+ * which asks it.
  */
 #include "library-test-util.h"
 
@@ -13,6 +15,8 @@
 #include <string.h>
 
 #include "km-import-add.h"
+#include "km-journal.h"
+#include "km-transaction-private.h"
 
 #define VOLUME_SIZE (16u << 20)
 
@@ -101,6 +105,88 @@ static void test_counts_staged(void)
 	g_assert_cmpuint(later.needed, >, first.needed + 20 * 1000);
 	tu_commit(tx);
 	g_object_unref(tx);
+	tu_close(lib);
+	km_mem_device_free(m);
+}
+
+/*
+ * What the running sums stand for: every staged object serialized and the
+ * journal built, as the check did before it kept sums (a new smalldb row is
+ * its text and 256 bytes of fixed columns, as km-transaction-room.c says).
+ */
+static guint64 blocks_afresh(KmTransaction *tx, const struct omfs_statfs *sfs,
+			     KmProperties *added)
+{
+	g_autoptr(KmChangeSet) cs = km_transaction_staged_changes(tx);
+	g_autoptr(GBytes) journal = NULL;
+	guint64 smalldb = 0;
+
+	km_change_set_put(cs, added);
+	journal = km_journal_build(cs);
+	for (guint i = 0; i < cs->puts->len; i++) {
+		g_autoptr(GBytes) text = km_properties_serialize(cs->puts->pdata[i]);
+
+		if (!km_library_lookup(tx->lib, km_properties_get_fid(cs->puts->pdata[i])))
+			smalldb += g_bytes_get_size(text) + 256;
+	}
+	return km_commit_blocks_needed(sfs, cs, g_bytes_get_size(journal), smalldb);
+}
+
+static void assert_sums_hold(KmTransaction *tx)
+{
+	g_autoptr(KmProperties) props = tu_track_props(99);
+	g_autoptr(KmProperties) added = km_transaction_new_object(props, KM_FID_LAST, G_MAXUINT32,
+								 4096, G_MAXUINT32);
+	struct omfs_statfs sfs;
+
+	g_assert_cmpint(omfs_statfs(tx->lib->fs, &sfs), ==, 0);
+	g_assert_cmpuint(km_transaction_room_blocks(tx, &sfs, added, 0), ==,
+			 blocks_afresh(tx, &sfs, added));
+}
+
+/*
+ * The sums through every change a transaction stages: adds, an added track
+ * edited (it may change from then on) and one removed, a committed track
+ * edited and another removed, a playlist made and given entries.
+ */
+static void test_sums_are_the_count(void)
+{
+	struct km_mem_device *m = tu_new_volume(VOLUME_SIZE);
+	KmLibrary *lib = tu_open(&m->bdev, TRUE);
+	g_autoptr(GError) error = NULL;
+	KmTransaction *tx = km_library_begin(lib, &error);
+	g_autofree char *path = tu_host_file("small.bin", 1000, 4);
+	guint32 fids[6], playlist;
+
+	for (guint i = 0; i < 2; i++)
+		fids[i] = tu_add(tx, path, i);
+	tu_commit(tx);
+	g_object_unref(tx);
+	tx = km_library_begin(lib, &error);
+	assert_sums_hold(tx);
+	for (guint i = 2; i < 6; i++) {
+		fids[i] = tu_add(tx, path, i);
+		assert_sums_hold(tx);
+	}
+	g_assert_true(km_transaction_set_property(tx, fids[2], "title", "A much longer title "
+						  "than the one it had", &error));
+	assert_sums_hold(tx);
+	g_assert_true(km_transaction_remove(tx, fids[3], &error));
+	assert_sums_hold(tx);
+	g_assert_true(km_transaction_set_property(tx, fids[0], "artist", "Someone", &error));
+	g_assert_true(km_transaction_remove(tx, fids[1], &error));
+	assert_sums_hold(tx);
+	g_assert_true(km_transaction_playlist_create(tx, "Mix", &playlist, &error));
+	assert_sums_hold(tx);
+	g_assert_true(km_transaction_playlist_insert(tx, playlist, fids[4], -1, &error));
+	g_assert_true(km_transaction_playlist_insert(tx, playlist, fids[5], -1, &error));
+	g_assert_no_error(error);
+	assert_sums_hold(tx);
+	tu_add(tx, path, 7);	/* maybe fids[3] again: freed by its removal */
+	assert_sums_hold(tx);
+	tu_commit(tx);
+	g_object_unref(tx);
+	tu_assert_verifies_clean(lib);
 	tu_close(lib);
 	km_mem_device_free(m);
 }
@@ -217,6 +303,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/room/boundary", test_boundary);
 	g_test_add_func("/room/counts-staged", test_counts_staged);
+	g_test_add_func("/room/sums-are-the-count", test_sums_are_the_count);
 	g_test_add_func("/room/fill-then-commit", test_fill_then_commit);
 	g_test_add_func("/room/closed", test_closed);
 	g_test_add_func("/room/import", test_import);

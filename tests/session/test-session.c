@@ -139,13 +139,16 @@ static void test_add(void)
 	g_assert_cmpuint(report->counts[KM_ITEM_DONE], ==, 20);
 	g_assert_cmpuint(report->items->len, ==, 20);
 	g_assert_cmpuint(g_list_model_get_n_items(tracks), ==, KM_DEMO_TRACKS + 20);
-	/* Incremental: each new track added once, nothing removed, in batches. */
+	/*
+	 * Incremental: each new track added once, nothing removed, in batches
+	 * (the first once it holds half the library's objects, km-session-add.c).
+	 */
 	g_assert_cmpuint(changes.added, ==, 20);
 	g_assert_cmpuint(changes.removed, ==, 0);
-	g_assert_cmpuint(changes.adding_signals, >=, 3);
+	g_assert_cmpuint(changes.adding_signals, >=, 2);
 	g_assert_cmpuint(km_session_get_free_bytes(session), <, free_before);
 	/* The capacity follows each batch's commit. */
-	g_assert_cmpuint(free_notifies, >=, 3);
+	g_assert_cmpuint(free_notifies, >=, 2);
 	g_signal_handlers_disconnect_by_data(session, &free_notifies);
 	for (guint i = 0; i < report->items->len; i++) {
 		KmReportItem *item = report->items->pdata[i];

@@ -148,6 +148,13 @@ static int run_plan(struct kc_ctx *ctx, KmLibrary *lib, const KmSyncPlan *plan,
 		.show_progress = sync_progress, .convert = convert });
 }
 
+/* What the benchmark of syncs (tests/bench/sync-bench.sh) needs beside add's and the library's. */
+static void print_plan_stats(gint64 plan_us)
+{
+	if (kc_stats_wanted())
+		fprintf(stderr, "karmactl: stats: sync_plan_us=%" G_GINT64_FORMAT "\n", plan_us);
+}
+
 static int sync_run(struct kc_ctx *ctx)
 {
 	g_autoptr(GError) error = NULL;
@@ -155,6 +162,7 @@ static int sync_run(struct kc_ctx *ctx)
 	KmConvertSettings settings;
 	const KmConvertSettings *convert;
 	struct kc_library kl;
+	gint64 plan_start;
 	int status = kc_convert_settings(ctx, &settings, &convert);
 
 	if (status)
@@ -165,8 +173,10 @@ static int sync_run(struct kc_ctx *ctx)
 	status = kc_library_open(ctx, !sync_dry_run, false, &kl);
 	if (status)
 		return status;
+	plan_start = g_get_monotonic_time();
 	plan = km_library_plan_sync(kl.lib, (const char *const *)ctx->argv, (guint)ctx->argc,
 				    convert, NULL, on_walk_problem, on_unplayable, ctx, &error);
+	print_plan_stats(g_get_monotonic_time() - plan_start);
 	if (!plan)
 		return kc_library_close(ctx, &kl, kc_fail_gerror(ctx, "sync", error));
 	if (sync_dry_run)
