@@ -11,7 +11,14 @@ void km_write_through_init(struct km_write_through *wt, int fd)
 {
 	struct stat st;
 
-	*wt = (struct km_write_through){ .on = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) };
+	bool device = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+
+	*wt = (struct km_write_through){ .on = device, .flushes = device };
+}
+
+void km_write_through_init_file(struct km_write_through *wt)
+{
+	*wt = (struct km_write_through){ .on = true };
 }
 
 /* Waits until the pending range is on the device, then drops it from the page cache. */
@@ -44,7 +51,7 @@ int km_write_through_wrote(struct km_write_through *wt, int fd, uint64_t pos, si
 	wt->pending_pos = pos;
 	wt->pending_len = len;
 	wt->unflushed += len;
-	if (err || wt->unflushed < KM_WRITE_THROUGH_FLUSH_EVERY)
+	if (err || !wt->flushes || wt->unflushed < KM_WRITE_THROUGH_FLUSH_EVERY)
 		return err;
 	/* The device's write cache holds enough of the copy: empty it now, not at the end. */
 	if (fdatasync(fd) < 0)

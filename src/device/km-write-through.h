@@ -20,6 +20,9 @@
  * 8 MiB's about 10 ms). A flush orders nothing wrongly: it only makes
  * earlier writes durable sooner. Smaller writes (the file system's own
  * blocks) stay buffered until a flush.
+ * A backup's image file, written once and not read back soon, is written
+ * the same way without the flushes (km_write_through_init_file), so that
+ * backing up a 30 GB player does not push every other file out of memory.
  * Docs: docs/PERFORMANCE.md, "Writing to a block device".
  */
 #ifndef KM_WRITE_THROUGH_H
@@ -33,13 +36,17 @@
 #define KM_WRITE_THROUGH_FLUSH_EVERY ((uint64_t)8 << 20)
 
 struct km_write_through {
-	bool on;		/* a block device */
+	bool on;		/* a block device, or a file given to km_write_through_init_file */
+	bool flushes;		/* fdatasync every KM_WRITE_THROUGH_FLUSH_EVERY bytes */
 	uint64_t pending_pos;	/* the last large write, being written out */
 	uint64_t pending_len;	/* 0: none */
 	uint64_t unflushed;	/* bytes of large writes since the last flush */
 };
 
+/* On, with the flushes, when fd is a block device; else off. */
 void km_write_through_init(struct km_write_through *wt, int fd);
+/* On for any file, without the flushes: the caller makes it durable when it needs to. */
+void km_write_through_init_file(struct km_write_through *wt);
 /*
  * After len bytes were written at pos of fd (pos from the file's start): 0 or
  * -errno. May flush the device (KM_WRITE_THROUGH_FLUSH_EVERY).

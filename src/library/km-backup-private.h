@@ -26,6 +26,8 @@ char *km_backup_side_path(const char *path, const char *suffix);
 gboolean km_backup_read_checksum(const char *path, char sha256[65], GError **error);
 
 /* pread/pwrite of the whole range, or a GError naming path and the offset. */
+/* Closes a backup image, its pages dropped from the page cache first (km-backup-io.c). */
+void km_backup_close_image(int fd);
 gboolean km_backup_pread(int fd, const char *path, void *buf, gsize len, guint64 offset,
 			 GError **error);
 gboolean km_backup_pwrite(int fd, const char *path, const void *buf, gsize len,

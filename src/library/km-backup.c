@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "km-karma-label.h"
+#include "km-write-through.h"
 
 #define RESUME_STEP ((guint64)64 << 20)
 #define GROUP "backup"
@@ -29,6 +30,7 @@ typedef struct {
 	const KmBackupOptions *options;
 	KmBackupResult *result;
 	int fd;
+	struct km_write_through through;	/* the image's pages leave the page cache */
 	guint8 *buf;
 	GChecksum *sum;
 	char *fingerprint;
@@ -68,6 +70,7 @@ static gboolean save_partial(Backup *b, GError **error)
 	if (fdatasync(b->fd) < 0) {
 		ok = km_backup_errno_error(b->path, error);
 	} else {
+		km_write_through_flushed(&b->through, b->fd);
 		g_key_file_set_string(kf, GROUP, "fingerprint", b->fingerprint);
 		g_key_file_set_uint64(kf, GROUP, "complete-up-to", b->pos);
 		ok = g_key_file_save_to_file(kf, side, error);
@@ -117,6 +120,7 @@ static gboolean open_image(Backup *b, guint64 size, GError **error)
 	}
 	b->result->resumed_from = b->pos = resume_offset(b, size);
 	b->fd = g_open(b->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	km_write_through_init_file(&b->through);
 	/* starting over: empty it, so that every byte past pos is a hole */
 	if (b->fd >= 0 && (b->pos == 0 ? ftruncate(b->fd, 0) : 0) == 0 &&
 	    ftruncate(b->fd, (off_t)size) == 0)
@@ -165,6 +169,11 @@ static gboolean copy_chunk(Backup *b, gsize n, GError **error)
 		return km_backup_device_error(err, "reading the disk", b->pos, error);
 	if (!km_backup_pwrite(b->fd, b->path, b->buf, n, b->pos, error))
 		return FALSE;
+	err = km_write_through_wrote(&b->through, b->fd, b->pos, n);
+	if (err < 0) {
+		errno = -err;
+		return km_backup_errno_error(b->path, error);
+	}
 	g_checksum_update(b->sum, b->buf, (gssize)n);
 	b->pos += n;
 	b->read += n;
@@ -243,9 +252,10 @@ static gboolean run_backup(Backup *b, GError **error)
 	for (i = 0; ok && i < plan->len; i++)
 		ok = copy_range(b, &g_array_index(plan, KmByteRange, i), error);
 	ok = ok && skip_to(b, size, error);
-	if (ok && fdatasync(b->fd) < 0) {
+	if (ok && fdatasync(b->fd) < 0)
 		ok = km_backup_errno_error(b->path, error);
-	}
+	else if (ok)
+		km_write_through_flushed(&b->through, b->fd);
 	if (ok) {
 		g_strlcpy(b->result->sha256, g_checksum_get_string(b->sum), 65);
 		ok = write_side_files(b, size, error);
@@ -271,7 +281,7 @@ gboolean km_backup_create(const struct omfs_blockdev *disk, const char *path,
 	b.sum = g_checksum_new(G_CHECKSUM_SHA256);
 	ok = run_backup(&b, error);
 	if (b.fd >= 0)
-		close(b.fd);
+		km_backup_close_image(b.fd);
 	g_checksum_free(b.sum);
 	g_free(b.fingerprint);
 	g_free(b.buf);
@@ -318,7 +328,7 @@ gboolean km_backup_check(const char *path, const KmBackupOptions *options, char 
 		}
 	}
 	if (fd >= 0)
-		close(fd);
+		km_backup_close_image(fd);
 	g_free(buf);
 	g_checksum_free(sum);
 	return ok;

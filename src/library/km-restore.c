@@ -206,7 +206,7 @@ gboolean km_backup_restore(const char *path, const struct omfs_blockdev *target,
 	r.have = g_malloc(KM_BACKUP_CHUNK);
 	ok = run_restore(&r, force, error);
 	if (r.fd >= 0)
-		close(r.fd);
+		km_backup_close_image(r.fd);
 	g_free(r.want);
 	g_free(r.have);
 	return ok;

@@ -20,6 +20,13 @@
 #            pages when its last user closes it, so the end says nothing),
 #            and how much `Buffers` + `Cached` in /proc/meminfo grew by the
 #            end (every program's files count). Target: a few MiB.
+#   backup:  `karmactl --device LOOP backup --to FILE` of the Karma disk the
+#            add filled, then `restore --from FILE --force` onto a blank one,
+#            against `dd` of as many bytes read from the device (iflag=direct)
+#            into a file and written back (oflag=direct), each made durable
+#            (conv=fsync); the most of the device's and the image file's
+#            pages in the page cache while each runs, and the growth of
+#            `Buffers` + `Cached`. Target: a few MiB; the speeds are shown.
 # The loop devices read and write their backing files with direct I/O
 # (losetup --direct-io=on), in BENCH_DIR (a disk file system). Needs root:
 # says so and exits 0 without it. Not a test: prints a table, exits 2 when
@@ -38,26 +45,36 @@ NAME=write-bench.sh
 . "$(dirname "${BASH_SOURCE[0]}")/loop-bench-lib.sh"
 # Buffers + Cached: a block device's pages count as Buffers.
 cached_kib() { awk '/^(Buffers|Cached):/ { n += $2 } END { print n }' /proc/meminfo; }
-# most_cached LOOP COMMAND...: runs COMMAND (not timed); prints the most MiB of
-# LOOP's own pages in the page cache while it ran (cachestat(2) on the device,
-# every 20 ms: exact, whatever other programs cache).
+# most_cached PATHS COMMAND...: runs COMMAND (not timed); prints the most MiB of
+# the pages of PATHS (a device or file, or several joined by ':') in the page
+# cache while it ran (cachestat(2) every 20 ms: exact, whatever other programs
+# cache; a file COMMAND makes is sampled from when it appears).
 most_cached() {
-    local loop=$1 sampler
+    local paths=$1 sampler
     shift
     rm -f "$DIR/done" "$DIR/ready"
-    python3 - "$loop" "$DIR/done" "$DIR/ready" > "$DIR/most" <<'PY' &
+    python3 - "$paths" "$DIR/done" "$DIR/ready" > "$DIR/most" <<'PY' &
 import ctypes, os, struct, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
-fd = os.open(sys.argv[1], os.O_RDONLY)
+fds = {}
+def sample():
+    total = 0
+    for path in sys.argv[1].split(':'):
+        if path not in fds and os.path.exists(path):
+            fds[path] = os.open(path, os.O_RDONLY)
+        if path in fds:
+            cs = ctypes.create_string_buffer(40)
+            whole = struct.pack('QQ', 0, 0)  # from byte 0 to the end
+            if libc.syscall(451, fds[path], whole, cs, 0) != 0:
+                sys.exit('cachestat: ' + os.strerror(ctypes.get_errno()))
+            total += struct.unpack('5Q', cs.raw)[0]
+    return total
+sample()
 open(sys.argv[3], 'w').close()
-whole = struct.pack('QQ', 0, 0)  # from byte 0 to the end
 most = 0
 while True:
     done = os.path.exists(sys.argv[2])
-    cs = ctypes.create_string_buffer(40)
-    if libc.syscall(451, fd, whole, cs, 0) != 0:
-        sys.exit('cachestat: ' + os.strerror(ctypes.get_errno()))
-    most = max(most, struct.unpack('5Q', cs.raw)[0])
+    most = max(most, sample())
     if done:
         break
     time.sleep(0.02)
@@ -149,6 +166,42 @@ dev_m=$(most_cached "$vol" "$KARMACTL" --device "$vol" put "$DIR/src" /big)
 fresh "$disk" "$DIR/disk0.img" "$DIR/disk.img"
 add_dev_m=$(most_cached "$disk" "$KARMACTL" --device "$disk" add "$DIR/big.wav")
 
+# ----------------------------------------------------------------- backup
+# The disk now holds the WAV file: backed up, then restored onto a blank disk.
+cp --sparse=always "$DIR/disk0.img" "$DIR/blank.img"
+blank=$(attach "$DIR/blank.img"); loops+=("$blank")
+# timed_growth US GREW COMMAND...: COMMAND's time (us) onto array US, and how
+# much Buffers + Cached grew while it ran (MiB) onto array GREW.
+timed_growth() {
+    local -n us=$1 grew=$2
+    local c0 t0
+    shift 2
+    sync
+    c0=$(cached_kib) t0=$(now_us)
+    "$@" > /dev/null
+    us+=($(( $(now_us) - t0 )))
+    grew+=($(( ($(cached_kib) - c0) / 1024 )))
+}
+bk=$DIR/backup.img
+backup_us=() restore_us=() dd_in_us=() dd_out_us=() backup_grew=() restore_grew=()
+for _ in $(seq "$RUNS"); do
+    rm -f "$bk"*
+    timed_growth backup_us backup_grew "$KARMACTL" --device "$disk" backup --to "$bk"
+    used_mib=$(du -m "$bk" | cut -f1)
+    fresh "$blank" "$DIR/disk0.img" "$DIR/blank.img"
+    timed_growth restore_us restore_grew "$KARMACTL" --device "$blank" restore --from "$bk" --force
+    rm -f "$DIR/ref.img"
+    dd_in_us+=("$(timed dd if="$disk" of="$DIR/ref.img" bs=1M count="$used_mib" iflag=direct \
+        conv=fsync status=none)")
+    dd_out_us+=("$(timed dd if="$DIR/ref.img" of="$blank" bs=1M oflag=direct conv=fsync \
+        status=none)")
+done
+"$KARMACTL" --device "$blank" verify > /dev/null
+rm -f "$bk"*
+backup_m=$(most_cached "$disk:$bk" "$KARMACTL" --device "$disk" backup --to "$bk")
+fresh "$blank" "$DIR/disk0.img" "$DIR/blank.img"
+restore_m=$(most_cached "$blank:$bk" "$KARMACTL" --device "$blank" restore --from "$bk" --force)
+
 # ----------------------------------------------------------------- report
 status=0
 kc_m=$(median "${kc_us[@]}") cp_m=$(median "${cp_us[@]}")
@@ -159,6 +212,12 @@ speed_ok=$(awk -v r="$speed" 'BEGIN { print (r >= 0.75) ? "yes" : "NO" }')
 tail_ok=$(awk -v r="$share" 'BEGIN { print (r < 0.05) ? "yes" : "NO" }')
 cache_m=$(median "${kc_cache[@]}") add_cache_m=$(median "${add_cache[@]}")
 cache_ok=$(awk -v a="$dev_m" -v b="$add_dev_m" 'BEGIN { print (a <= 8 && b <= 8) ? "yes" : "NO" }')
+backup_med=$(median "${backup_us[@]}") restore_med=$(median "${restore_us[@]}")
+dd_in_med=$(median "${dd_in_us[@]}") dd_out_med=$(median "${dd_out_us[@]}")
+backup_grew_m=$(median "${backup_grew[@]}") restore_grew_m=$(median "${restore_grew[@]}")
+# A few MiB: the read-ahead window of the disk the image is on may stay while it is read.
+backup_cache_ok=$(awk -v a="$backup_grew_m" -v b="$restore_grew_m" 'BEGIN {
+    print (a <= 8 && b <= 8) ? "yes" : "NO" }')
 echo
 echo "| measure | karmactl | reference | value | target | met |"
 echo "|---|---|---|---|---|---|"
@@ -170,9 +229,20 @@ printf '| the device'"'"'s pages in the page cache (the most while running), put
     "$dev_m" "$add_dev_m" "$cache_ok"
 printf '| `Buffers` + `Cached` growth by the end, put / add | %s MiB / %s MiB | | | | |\n' \
     "$cache_m" "$add_cache_m"
-[ "$speed_ok" = yes ] && [ "$tail_ok" = yes ] && [ "$cache_ok" = yes ] || status=2
+printf '| backup of %s MiB used (`backup --to`) | %s ms | `dd` device to file %s ms | %s x its speed | | |\n' \
+    "$used_mib" "$(ms "$backup_med")" "$(ms "$dd_in_med")" "$(ratio "$dd_in_med" "$backup_med" 3)"
+printf '| restore onto a blank disk (`restore --from`) | %s ms | `dd` file to device %s ms | %s x its speed | | |\n' \
+    "$(ms "$restore_med")" "$(ms "$dd_out_med")" "$(ratio "$dd_out_med" "$restore_med" 3)"
+printf '| `Buffers` + `Cached` growth by the end, backup / restore | %s MiB / %s MiB | | | a few MiB | %s |\n' \
+    "$backup_grew_m" "$restore_grew_m" "$backup_cache_ok"
+printf '| the device'"'"'s and the image'"'"'s pages in the page cache (the most while running), backup / restore | %s MiB / %s MiB | | | | |\n' \
+    "$backup_m" "$restore_m"
+[ "$speed_ok" = yes ] && [ "$tail_ok" = yes ] && [ "$cache_ok" = yes ] &&
+    [ "$backup_cache_ok" = yes ] || status=2
 echo
 echo "# every run: put (us) ${kc_us[*]}; cp+sync (us) ${cp_us[*]}"
 echo "# add: 100% to end (us) ${tail_us[*]}; whole (us) ${whole_us[*]}"
 echo "# Cached growth (MiB): put ${kc_cache[*]}; add ${add_cache[*]}"
+echo "# backup (us) ${backup_us[*]}; dd in (us) ${dd_in_us[*]}; Cached growth (MiB) ${backup_grew[*]}"
+echo "# restore (us) ${restore_us[*]}; dd out (us) ${dd_out_us[*]}; Cached growth (MiB) ${restore_grew[*]}"
 exit $status

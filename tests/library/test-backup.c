@@ -9,9 +9,14 @@
  * and with fsck and verify.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <linux/magic.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include "km-backup.h"
 #include "km-demo.h"
@@ -201,6 +206,76 @@ static void test_round_trip(void)
 	g_free(side);
 	g_free(bk);
 	g_free(copy);
+	g_free(disk);
+}
+
+/* The bytes of path's pages in the page cache (mincore(2) on a mapping of it). */
+static guint64 cached_bytes(const char *path)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	guint64 cached = 0;
+	void *map;
+	guchar *resident;
+	gsize pages;
+
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(fstat(fd, &st), ==, 0);
+	pages = ((gsize)st.st_size + (gsize)page - 1) / (gsize)page;
+	map = mmap(NULL, (gsize)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	g_assert_true(map != MAP_FAILED);
+	resident = g_malloc(pages);
+	g_assert_cmpint(mincore(map, (gsize)st.st_size, resident), ==, 0);
+	for (gsize i = 0; i < pages; i++)
+		cached += (resident[i] & 1) ? (guint64)page : 0;
+	g_free(resident);
+	munmap(map, (gsize)st.st_size);
+	close(fd);
+	return cached;
+}
+
+/*
+ * A backup image is written and read without staying in the page cache
+ * (km-write-through.h): a 30 GB backup must not push every other file out
+ * of memory. A tmpfs keeps every page in memory by design: nothing to see.
+ */
+static void test_backup_leaves_page_cache(void)
+{
+	char *disk, *bk, *copy;
+	KmBackupResult res;
+	KmRestoreResult rres;
+	GError *error = NULL;
+	struct statfs fs;
+
+	g_assert_cmpint(statfs(tu_tmpdir(), &fs), ==, 0);
+	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+		g_test_skip("the test folder is in memory (tmpfs or ramfs)");
+		return;
+	}
+	disk = make_demo_disk("cache-disk.img", 80);
+	bk = tmp_path("cache-backup.img");
+	copy = tmp_path("cache-copy.img");
+	remove_backup(bk);
+	g_assert_true(backup(disk, bk, NULL, &res, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(res.copied, >=, (guint64)4 << 20);
+	g_test_message("backup: %" G_GUINT64_FORMAT " bytes copied, %" G_GUINT64_FORMAT
+		       " of the image's in the page cache", res.copied, cached_bytes(bk));
+	/* at most the runs too short to go through (under 64 KiB each), well under half */
+	g_assert_cmpuint(cached_bytes(bk), <, res.copied / 4);
+	g_unlink(copy);
+	g_assert_true(km_karma_image_create(copy, DISK_SIZE, 1, &error));
+	g_assert_true(restore(bk, copy, NULL, &rres, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(rres.written, >, 0);
+	g_test_message("restore: %" G_GUINT64_FORMAT " of the image's bytes in the page cache",
+		       cached_bytes(bk));
+	g_assert_cmpuint(cached_bytes(bk), <, res.copied / 4);
+	assert_library(copy, 80);
+	km_backup_result_clear(&res);
+	g_free(copy);
+	g_free(bk);
 	g_free(disk);
 }
 
@@ -441,6 +516,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/backup/round-trip", test_round_trip);
 	g_test_add_func("/backup/restore-undoes-changes", test_restore_undoes_changes);
+	g_test_add_func("/backup/leaves-page-cache", test_backup_leaves_page_cache);
 	g_test_add_func("/backup/damaged-backup-refused", test_damaged_backup_refused);
 	g_test_add_func("/backup/other-size-refused", test_other_size_refused);
 	g_test_add_func("/backup/interrupted-backup-resumes", test_interrupted_backup_resumes);
