@@ -181,4 +181,19 @@ IMG=$W/disk.img
 . "$TAP_DIR/riocp-lib.sh"
 riocp_reads "riocp reads the library of converted tracks"
 
+# ---- on a terminal, the progress line says what is converting ----
+# (script(1) gives the command a terminal; two minutes of audio take long
+# enough to convert for the line, redrawn every 200 ms, to show it)
+if command -v script >/dev/null; then
+	IMG=$W/tty.img
+	k mkkarma "$IMG" --size 64M >/dev/null
+	ffmpeg -loglevel error -y -f lavfi -i "anoisesrc=d=120:c=pink:a=0.3:seed=700" -ac 2 \
+		-c:a aac -b:a 96k long.m4a
+	script -qec "$(printf '%q ' "$KARMACTL" -i "$IMG" add long.m4a)" /dev/null >tty.txt
+	report "add on a terminal exits 0" $?
+	check "...its line shows the conversion's progress" \
+		grep -Eq 'long.m4a: converting [0-9]+:[0-9]{2} of 2:00' tty.txt
+	check "...then says it was added, converted" grep -q 'long.m4a (converted to vorbis)' tty.txt
+fi
+
 tap_done

@@ -122,9 +122,10 @@ static void on_progress(const KmLibraryProgress *p, gpointer data)
 {
 	struct add_job *job = data;
 
-	/* a conversion's progress is in ms of audio: the line shows bytes copied */
 	if (p->phase == KM_PHASE_COPYING)
 		kc_progress_file_update(&job->progress, p->done);
+	else if (p->phase == KM_PHASE_CONVERTING)	/* in ms of audio */
+		kc_progress_file_converting(&job->progress, p->done, p->total);
 	check_sigint(job);
 }
 
