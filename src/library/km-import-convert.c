@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "km-convert-temp.h"
 #include "km-import-walk.h"
 #include "km-import.h"
 #include "km-library-private.h"
@@ -312,7 +313,7 @@ const GError *km_conversions_problem(KmConversions *cv, guint index)
 static gboolean make_folder(KmConversions *cv, GError **error)
 {
 	if (!cv->folder)
-		cv->folder = g_dir_make_tmp("karma-manager-convert-XXXXXX", error);
+		cv->folder = km_convert_temp_folder_new(error);
 	return cv->folder != NULL;
 }
 

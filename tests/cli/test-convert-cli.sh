@@ -181,6 +181,33 @@ IMG=$W/disk.img
 . "$TAP_DIR/riocp-lib.sh"
 riocp_reads "riocp reads the library of converted tracks"
 
+# ---- kill -9 while converting: nothing committed lost, the leftovers swept ----
+IMG=$W/kill.img
+k mkkarma "$IMG" --size 64M >/dev/null
+kv add -r music >/dev/null 2>"$ERR"
+report "an add before the kill exits 0" $?
+ffmpeg -loglevel error -y -f lavfi -i "anoisesrc=d=120:c=pink:a=0.3:seed=800" -ac 2 \
+	-c:a aac -b:a 96k kill.m4a
+"$KARMACTL" -i "$IMG" add kill.m4a >/dev/null 2>&1 &	# karmactl itself: $! is its pid
+adding=$!
+for _ in $(seq 400); do	# until its converted file is being written (20 s at most)
+	[ -n "$(find "$TMPDIR" -name kill.ogg)" ] && break
+	sleep 0.05
+done
+kill -9 $adding
+wait $adding
+report "kill -9 of an add while it converts" $(($? != 137))
+check "...leaves its temporary folder behind" test "$(temp_left)" -gt 0
+same "...the tracks added before are there" 5 "$(tunes)"
+kv add kill.m4a >/dev/null 2>"$ERR"
+report "...the next add of the file exits 0" $?
+same "...and removes what the killed add left" 0 "$(temp_left)"
+same "...the player has the five and the new one" 6 "$(tunes)"
+kv verify --repair >/dev/null 2>"$ERR"
+report "...verify --repair leaves nothing to repair" $(($? > 1))
+check "...and verify is clean" kv verify
+IMG=$W/disk.img
+
 # ---- on a terminal, the progress line says what is converting ----
 # (script(1) gives the command a terminal; two minutes of audio take long
 # enough to convert for the line, redrawn every 200 ms, to show it)

@@ -12,6 +12,7 @@
  * Without ffmpeg the cases that need it are skipped (scripts/install-deps.sh
  * installs it); GStreamer and its plugins must be there.
  */
+#include "km-convert-temp.h"
 #include "km-convert.h"
 #include "km-import.h"
 #include "spawn-util.h"
@@ -21,6 +22,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define SECONDS 6
 #define LONG_SECONDS 30
@@ -652,6 +655,67 @@ static void test_concurrent(void)
 	}
 }
 
+/* ---- what killed imports left ----------------------------------------------- */
+
+/* The pid of a process that has ended. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	g_assert_cmpint(pid, >=, 0);
+	if (pid == 0)
+		_exit(0);
+	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+	return pid;
+}
+
+/* dir/name/0/file.ogg, a folder as an import leaves it. */
+static char *left_folder(const char *dir, const char *name)
+{
+	char *folder = g_build_filename(dir, name, NULL);
+	g_autofree char *sub = g_build_filename(folder, "0", NULL);
+	g_autofree char *file = g_build_filename(sub, "file.ogg", NULL);
+
+	g_assert_cmpint(g_mkdir_with_parents(sub, 0700), ==, 0);
+	write_file(file, "OggS", 4);
+	return folder;
+}
+
+/*
+ * A folder a killed import left is removed when the next one starts; one
+ * of a live process, or not named as ours, is not; a symbolic link inside
+ * is removed, never followed.
+ */
+static void test_temp_sweep(void)
+{
+	g_autofree char *dir = tmp_path("sweep");
+	g_autofree char *dead = g_strdup_printf("karma-manager-convert-%d-abcdef", (int)dead_pid());
+	g_autofree char *live = g_strdup_printf("karma-manager-convert-%d-ghijkl", (int)getppid());
+	g_autofree char *outside = g_build_filename(dir, "outside", NULL);
+	g_autofree char *precious = g_build_filename(outside, "precious.flac", NULL);
+	g_autofree char *dead_path = NULL, *live_path = NULL, *odd_path = NULL;
+	g_autofree char *link_file = NULL, *link_dir = NULL;
+
+	g_assert_cmpint(g_mkdir_with_parents(outside, 0700), ==, 0);
+	write_file(precious, "fLaC", 4);
+	dead_path = left_folder(dir, dead);
+	live_path = left_folder(dir, live);
+	odd_path = left_folder(dir, "karma-manager-convert-notapid-abcdef");
+	link_file = g_build_filename(dead_path, "0", "link.ogg", NULL);
+	link_dir = g_build_filename(dead_path, "1", NULL);
+	g_assert_cmpint(symlink(precious, link_file), ==, 0);
+	g_assert_cmpint(symlink(outside, link_dir), ==, 0);
+
+	g_assert_cmpuint(km_convert_temp_sweep(dir), ==, 1);
+	g_assert_false(g_file_test(dead_path, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(precious, G_FILE_TEST_IS_REGULAR));
+	g_assert_true(g_file_test(live_path, G_FILE_TEST_IS_DIR));
+	g_assert_true(g_file_test(odd_path, G_FILE_TEST_IS_DIR));
+	/* again: nothing more to remove */
+	g_assert_cmpuint(km_convert_temp_sweep(dir), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_autoptr(GError) error = NULL;
@@ -681,6 +745,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/convert/truncated", test_truncated);
 	g_test_add_func("/convert/hostile-aiff", test_hostile_aiff);
 	g_test_add_func("/convert/concurrent", test_concurrent);
+	g_test_add_func("/convert/temp-sweep", test_temp_sweep);
 	status = g_test_run();
 
 	remove_tree(tmpdir);
