@@ -13,11 +13,6 @@
 #define MAX_CHUNKS 64
 #define MAX_RATE_HZ 1000000
 
-static guint32 be32(const guint8 *p)
-{
-	return (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3];
-}
-
 /*
  * The IEEE 754 80-bit extended float of AIFF's sample rate, whole hertz, or
  * 0 when absurd: mantissa x 2^(exponent - 63), the exponent unbiased.
@@ -25,7 +20,7 @@ static guint32 be32(const guint8 *p)
 static guint extended_rate(const guint8 *p)
 {
 	int exponent = ((p[0] & 0x7f) << 8 | p[1]) - 16383;
-	guint64 mantissa = (guint64)be32(p + 2) << 32 | be32(p + 6);
+	guint64 mantissa = (guint64)km_convert_be32(p + 2) << 32 | km_convert_be32(p + 6);
 	guint64 rate;
 
 	if (p[0] & 0x80 || exponent < 0 || exponent > 63)
@@ -42,7 +37,7 @@ static gboolean read_comm(FILE *f, KmAiffFormat *format)
 	if (fread(comm, 1, sizeof(comm), f) != sizeof(comm))
 		return FALSE;
 	format->channels = (guint)comm[0] << 8 | comm[1];
-	format->frames = be32(comm + 2);
+	format->frames = km_convert_be32(comm + 2);
 	format->rate = extended_rate(comm + 8);
 	return format->channels > 0 && format->rate > 0;
 }
@@ -67,7 +62,7 @@ static gboolean find_comm(FILE *f, guint64 file_size, KmAiffFormat *format)
 		if (fseeko(f, (off_t)pos, SEEK_SET) != 0 || fread(chunk, 1, sizeof(chunk), f) !=
 							     sizeof(chunk))
 			return FALSE;
-		size = be32(chunk + 4);
+		size = km_convert_be32(chunk + 4);
 		if (memcmp(chunk, "COMM", 4) == 0)
 			return size >= 18 && read_comm(f, format);
 		pos += sizeof(chunk) + size + (size & 1);	/* chunks are padded to even sizes */

@@ -50,6 +50,27 @@ typedef enum {
 
 KmAiffRead km_convert_aiff_format(const char *path, KmAiffFormat *format);
 
+/*
+ * An MP4 cut before its index (the moov box, which ffmpeg and many
+ * taggers write at the end) is refused without the discoverer
+ * (km-convert-mp4.c): decodebin (1.22) drops the error qtdemux posts on it
+ * when it comes while decodebin is still trying qtdemux, and the discovery
+ * then waits for its timeout (one in 25 idle, one in 5 with the cores busy).
+ */
+typedef enum {
+	KM_MP4_NONE,		/* not an MP4: no ftyp box first */
+	KM_MP4_INDEXED,		/* a whole moov box, or too many boxes to tell */
+	KM_MP4_NO_INDEX,	/* the file ends, or is cut, before any moov */
+} KmMp4Index;
+
+KmMp4Index km_convert_mp4_index(const char *path);
+
+/* A big-endian 32-bit number, as AIFF and MP4 headers write them. */
+static inline guint32 km_convert_be32(const guint8 *p)
+{
+	return (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3];
+}
+
 G_END_DECLS
 
 #endif

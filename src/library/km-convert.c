@@ -18,15 +18,18 @@
 
 G_DEFINE_QUARK(km-convert-error-quark, km_convert_error)
 
-/* The discoverer gives up on a file after this; a local file answers in well under a second. */
-#define DISCOVER_TIMEOUT (5 * GST_SECOND)
 /*
- * GStreamer's aiffparse (1.22, 1.26) can push its first buffer before the
- * discoverer has linked its pad, which then waits for a preroll that never
- * comes: one AIFF discovery in 40 to 50 here. A file that timed out is
- * looked at again, up to this many times in all.
+ * A local file answers the discoverer in well under a second, but it may
+ * never answer at all: GStreamer's aiffparse (1.22, 1.26) can push its
+ * first buffer before the discoverer has linked its pad, and decodebin
+ * (1.22) drops an error that a demuxer posts from its own thread while it
+ * is still being tried (qtdemux on an MP4 cut before its moov: one in 25
+ * idle, one in 5 with the cores busy), and then it waits for a preroll that
+ * never comes. So a discovery is given a short time (the discoverer's
+ * shortest is 1 s), and one that timed out is tried again with these times,
+ * in seconds: a slow disk still gets its 8 s (docs/KARMA.md §10.1).
  */
-#define DISCOVER_TRIES 3
+static const guint discover_timeouts[] = { 1, 1, 2, 4, 8 };
 /* Our own bound on top of it, should the discoverer never answer. */
 #define DISCOVER_GRACE_MS (15 * 1000)
 
@@ -192,6 +195,7 @@ struct discovery {
 	GstDiscovererInfo *info;
 	char *why;		/* what GStreamer said when it failed */
 	gboolean done;
+	GstClockTime timeout;	/* the discoverer's */
 };
 
 static void on_discovered(GstDiscoverer *discoverer, GstDiscovererInfo *info, GError *error,
@@ -221,7 +225,7 @@ static gboolean on_cancelled(GCancellable *cancellable, gpointer data)
 /* Iterate context until the discoverer answers, gives up, or the cancellable is cancelled. */
 static void wait_for(struct discovery *d, GMainContext *context, GCancellable *cancellable)
 {
-	GSource *give_up = g_timeout_source_new(DISCOVER_TIMEOUT / GST_MSECOND + DISCOVER_GRACE_MS);
+	GSource *give_up = g_timeout_source_new(d->timeout / GST_MSECOND + DISCOVER_GRACE_MS);
 	GSource *cancel = cancellable ? g_cancellable_source_new(cancellable) : NULL;
 
 	g_source_set_callback(give_up, on_give_up, d, NULL);
@@ -244,15 +248,15 @@ static void wait_for(struct discovery *d, GMainContext *context, GCancellable *c
  * Run the discoverer on its own main context, so that the calling thread
  * can be any thread and a cancel stops the wait.
  */
-static GstDiscovererInfo *discover(const char *uri, char **why, GCancellable *cancellable,
-				   GError **error)
+static GstDiscovererInfo *discover(const char *uri, GstClockTime timeout, char **why,
+				   GCancellable *cancellable, GError **error)
 {
 	GMainContext *context = g_main_context_new();
-	struct discovery d = { NULL, NULL, FALSE };
+	struct discovery d = { NULL, NULL, FALSE, timeout };
 	GstDiscoverer *discoverer;
 
 	g_main_context_push_thread_default(context);
-	discoverer = gst_discoverer_new(DISCOVER_TIMEOUT, error);
+	discoverer = gst_discoverer_new(timeout, error);
 	if (discoverer) {
 		g_signal_connect(discoverer, "discovered", G_CALLBACK(on_discovered), &d);
 		gst_discoverer_start(discoverer);
@@ -330,6 +334,16 @@ static char *missing_plugins(GstDiscovererInfo *info)
 	return g_string_free(names, FALSE);
 }
 
+/* How long all the tries of a discovery that never answers take. */
+static guint discover_seconds(void)
+{
+	guint i, sum = 0;
+
+	for (i = 0; i < G_N_ELEMENTS(discover_timeouts); i++)
+		sum += discover_timeouts[i];
+	return sum;
+}
+
 /* A refusal for what the discoverer found, or TRUE when it is audio to convert. */
 static gboolean check_discovered(const char *path, GstDiscovererInfo *info, const char *why,
 				 GError **error)
@@ -354,8 +368,8 @@ static gboolean check_discovered(const char *path, GstDiscovererInfo *info, cons
 		return FALSE;
 	case GST_DISCOVERER_TIMEOUT:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_FAILED,
-			    "GStreamer took more than %u s to read “%s”, %u times",
-			    (guint)(DISCOVER_TIMEOUT / GST_SECOND), path, DISCOVER_TRIES);
+			    "GStreamer gave no answer about “%s”, asked %u times over %u s",
+			    path, (guint)G_N_ELEMENTS(discover_timeouts), discover_seconds());
 		return FALSE;
 	default:
 		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO,
@@ -471,16 +485,23 @@ gboolean km_convert_plan(const char *path, const KmConvertSettings *settings,
 	default:
 		break;
 	}
+	if (km_convert_mp4_index(path) == KM_MP4_NO_INDEX) {
+		g_set_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO,
+			    "“%s” is an MP4 file cut short: its index (the moov box) is missing",
+			    path);
+		return FALSE;
+	}
 	absolute = g_canonicalize_filename(path, NULL);
 	uri = g_filename_to_uri(absolute, NULL, error);
 	if (!uri)
 		return FALSE;
-	info = discover(uri, &why, cancellable, error);
-	for (tries = 1; tries < DISCOVER_TRIES && info &&
+	info = discover(uri, discover_timeouts[0] * GST_SECOND, &why, cancellable, error);
+	for (tries = 1; tries < G_N_ELEMENTS(discover_timeouts) && info &&
 	     gst_discoverer_info_get_result(info) == GST_DISCOVERER_TIMEOUT; tries++) {
 		g_object_unref(info);
 		g_clear_pointer(&why, g_free);
-		info = discover(uri, &why, cancellable, error);
+		info = discover(uri, discover_timeouts[tries] * GST_SECOND, &why, cancellable,
+				error);
 	}
 	if (!info)
 		return FALSE;

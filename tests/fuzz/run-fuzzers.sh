@@ -29,7 +29,7 @@ shift $((OPTIND - 1))
 here=$(dirname "$(realpath "$0")")
 src=$(realpath "$here/../..")
 targets=("$@")
-[ $# -eq 0 ] && targets=(omfs smalldb properties playlist label library sources usb xspf)
+[ $# -eq 0 ] && targets=(omfs smalldb properties playlist label library sources usb xspf headers)
 
 # The largest input worth trying for each target (a volume, a file, a sector).
 max_len() {
@@ -38,7 +38,7 @@ max_len() {
 	library) echo 180000 ;;
 	smalldb | usb) echo 16384 ;;
 	properties) echo 8192 ;;
-	playlist | xspf) echo 4096 ;;
+	playlist | xspf | headers) echo 4096 ;;
 	label) echo 1024 ;;
 	*) echo 4096 ;;
 	esac

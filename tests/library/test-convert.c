@@ -12,6 +12,7 @@
  * Without ffmpeg the cases that need it are skipped (scripts/install-deps.sh
  * installs it); GStreamer and its plugins must be there.
  */
+#include "km-convert-private.h"
 #include "km-convert-temp.h"
 #include "km-convert.h"
 #include "km-import.h"
@@ -542,6 +543,28 @@ static void convert_truncated(const char *path)
 	g_assert_false(g_file_test(dest, G_FILE_TEST_EXISTS));
 }
 
+/*
+ * An MP4 cut before its index is refused as one by our walk of its boxes,
+ * not by GStreamer (km-convert-private.h: decodebin can lose qtdemux's
+ * error, and the discovery then waits for its timeout).
+ */
+static void refuse_cut_mp4(const char *path, gsize divisor)
+{
+	KmConvertSettings settings = { KM_CONVERT_VORBIS, KM_CONVERT_DEFAULT_QUALITY };
+	g_autofree char *data = NULL, *cut = g_strconcat(path, ".cut", NULL);
+	g_autoptr(GError) error = NULL;
+	KmConvertPlan plan;
+	gsize len;
+
+	g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+	write_file(cut, data, len / divisor);
+	g_assert_cmpint(km_convert_mp4_index(cut), ==, KM_MP4_NO_INDEX);
+	g_assert_false(km_convert_plan(cut, &settings, &plan, NULL, &error));
+	g_assert_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO);
+	g_assert_nonnull(strstr(error->message, "moov"));
+	g_test_message("%s cut to 1/%zu: %s", path, divisor, error->message);
+}
+
 static void test_truncated(void)
 {
 	g_autofree char *m4a = NULL, *faststart = NULL, *adts = NULL;
@@ -550,11 +573,13 @@ static void test_truncated(void)
 		return;
 	/* ffmpeg puts the index (moov) last: half the file has none */
 	m4a = make_aac("cut.m4a", LONG_SECONDS);
-	convert_truncated(m4a);
+	refuse_cut_mp4(m4a, 2);
 	faststart = make_source("cut-faststart.m4a", 44100, 2, LONG_SECONDS,
 				(const char *const[]){ "-c:a", "aac", "-movflags", "+faststart",
 						       NULL });
 	convert_truncated(faststart);
+	/* the index first, but the file cut inside it */
+	refuse_cut_mp4(faststart, 1000);
 	adts = make_source("cut.aac", 44100, 2, LONG_SECONDS,
 			   (const char *const[]){ "-c:a", "aac", "-f", "adts", NULL });
 	convert_truncated(adts);
@@ -611,6 +636,72 @@ static void test_hostile_aiff(void)
 	real = make_source("cut.aiff", 44100, 2, LONG_SECONDS,
 			   (const char *const[]){ "-c:a", "pcm_s16be", NULL });
 	convert_truncated(real);
+}
+
+/* An MP4 box header: its 32-bit size and its type. */
+static void put_box(GByteArray *bytes, guint32 size, const char *type)
+{
+	guint8 head[8] = { size >> 24, size >> 16, size >> 8, size };
+
+	memcpy(head + 4, type, 4);
+	g_byte_array_append(bytes, head, sizeof(head));
+}
+
+/* The walk of an MP4's boxes on what a hostile file holds (km-convert-mp4.c). */
+static KmMp4Index mp4_index_of(const char *name, GByteArray *bytes)
+{
+	g_autofree char *path = tmp_path(name);
+
+	write_file(path, bytes->data, bytes->len);
+	return km_convert_mp4_index(path);
+}
+
+/*
+ * The MP4 boxes we walk, hostile: absurd sizes, a 64-bit size past the
+ * end, a box running to the end, more boxes than we walk, and files that
+ * are not MP4 at all. Never a crash or a wait; a refusal names the moov.
+ */
+static void test_hostile_mp4(void)
+{
+	static const guint8 huge[8] = { 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	KmConvertSettings settings = { KM_CONVERT_VORBIS, KM_CONVERT_DEFAULT_QUALITY };
+	g_autoptr(GByteArray) bytes = g_byte_array_new();
+	g_autoptr(GError) error = NULL;
+	g_autofree char *only_ftyp = tmp_path("only-ftyp.m4a");
+	KmConvertPlan plan;
+
+	put_box(bytes, 16, "ftyp");
+	g_byte_array_append(bytes, (const guint8 *)"M4A \0\0\0\0", 8);
+	g_assert_cmpint(mp4_index_of("only-ftyp.m4a", bytes), ==, KM_MP4_NO_INDEX);
+	g_assert_false(km_convert_plan(only_ftyp, &settings, &plan, NULL, &error));
+	g_assert_error(error, KM_CONVERT_ERROR, KM_CONVERT_ERROR_NOT_AUDIO);
+	g_assert_nonnull(strstr(error->message, "moov"));
+
+	g_byte_array_set_size(bytes, 16);
+	put_box(bytes, 4, "free");		/* smaller than its own header */
+	g_assert_cmpint(mp4_index_of("size-4.m4a", bytes), ==, KM_MP4_NO_INDEX);
+	g_byte_array_set_size(bytes, 16);
+	put_box(bytes, 1, "mdat");		/* a 64-bit size of 2^63 - 1 */
+	g_byte_array_append(bytes, huge, sizeof(huge));
+	put_box(bytes, 8, "moov");
+	g_assert_cmpint(mp4_index_of("large-past-end.m4a", bytes), ==, KM_MP4_NO_INDEX);
+	g_byte_array_set_size(bytes, 16);
+	put_box(bytes, 0, "mdat");		/* to the end of the file: nothing after */
+	put_box(bytes, 8, "moov");
+	g_assert_cmpint(mp4_index_of("to-end.m4a", bytes), ==, KM_MP4_NO_INDEX);
+	g_byte_array_set_size(bytes, 16);
+	put_box(bytes, 8, "free");
+	put_box(bytes, 8, "moov");
+	g_assert_cmpint(mp4_index_of("indexed.m4a", bytes), ==, KM_MP4_INDEXED);
+	g_byte_array_set_size(bytes, 16);
+	for (guint i = 0; i < 1000; i++)	/* more than are walked: GStreamer decides */
+		put_box(bytes, 8, "free");
+	g_assert_cmpint(mp4_index_of("many.m4a", bytes), ==, KM_MP4_INDEXED);
+	g_byte_array_set_size(bytes, 0);
+	put_box(bytes, 8, "moov");		/* no ftyp first: not ours to judge */
+	g_assert_cmpint(mp4_index_of("no-ftyp.mov", bytes), ==, KM_MP4_NONE);
+	g_byte_array_set_size(bytes, 3);
+	g_assert_cmpint(mp4_index_of("tiny.m4a", bytes), ==, KM_MP4_NONE);
 }
 
 /* ---- two at once ---------------------------------------------------------- */
@@ -744,6 +835,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/convert/refuse/dest-exists", test_dest_exists);
 	g_test_add_func("/convert/truncated", test_truncated);
 	g_test_add_func("/convert/hostile-aiff", test_hostile_aiff);
+	g_test_add_func("/convert/hostile-mp4", test_hostile_mp4);
 	g_test_add_func("/convert/concurrent", test_concurrent);
 	g_test_add_func("/convert/temp-sweep", test_temp_sweep);
 	status = g_test_run();
