@@ -6,8 +6,8 @@
 # entries), an edited tag does not make a track new; an M3U8 list, and an
 # XSPF one, becomes a playlist in its order, reusing what is there and
 # listing what is missing;
-# the cable pulled mid-sync or mid-import loses nothing committed; riocp
-# reads the result.  Speaks TAP.
+# the cable pulled mid-sync or mid-import, or karmactl killed (kill -9) while
+# it copies, loses nothing committed; riocp reads the result.  Speaks TAP.
 #   bash tests/cli/test-sync-cli.sh PATH/TO/karmactl
 set -u
 
@@ -162,6 +162,59 @@ for cut in 10 30 60; do
 	# a file cut half-way was never committed: repair sets its data aside (lost+found)
 	kv verify --repair >/dev/null 2>"$ERR"
 	report "...verify --repair leaves nothing to repair" $(($? > 1))
+	check "...and verify is clean" kv verify
+done
+
+# ---- kill -9 of karmactl during a sync and an import: nothing committed is lost ----
+
+# kill_mid_copy DESCRIPTION ARGS...: karmactl ARGS on the simulated player at
+# USB 2.0 pace, killed with SIGKILL once its progress shows the third file begun.
+kill_mid_copy() {
+	local desc=$1 pid
+	shift
+	KARMACTL_SIM_REAL_TIME=1 "$KARMACTL" --simulate -i "$IMG" "$@" >/dev/null 2>progress.txt &
+	pid=$!
+	for _ in $(seq 400); do	# 20 s at most
+		grep -q '\[3/' progress.txt && break
+		sleep 0.05
+	done
+	kill -9 $pid
+	wait $pid
+	report "$desc" $(($? != 137))
+}
+big_titles() { titles | tr '|' '\n' | grep -c '^Big '; }
+mkdir -p big
+for i in 1 2 3 4 5 6 7 8; do	# 5 MiB each: 0.2 s apiece over the simulated USB 2.0
+	ffmpeg -loglevel error -y -f lavfi -i "sine=frequency=$((200 + 50 * i)):duration=30" \
+		-ac 2 -metadata title="Big $i" -metadata artist="Sync Band" "big/$i.wav"
+done
+printf '%s\n' ../big/8.wav ../other/four.mp3 ../big/1.wav ../big/2.wav ../big/3.wav \
+	../big/4.wav ../big/5.wav ../big/6.wav ../big/7.wav >lists/big.m3u8
+for what in sync import; do
+	IMG=$W/kill-$what.img
+	k mkkarma "$IMG" --size 128M >/dev/null
+	kv add other/four.mp3 >/dev/null 2>"$ERR"
+	report "$what: a track committed before" $?
+	if [ $what = sync ]; then
+		kill_mid_copy "kill -9 of a sync while it copies" sync --progress big
+	else
+		kill_mid_copy "kill -9 of a playlist import while it copies" \
+			playlist import --progress lists/big.m3u8
+	fi
+	same "...keeps the track committed before" "Four" "$(titles | tr '|' '\n' | grep -x Four)"
+	same "...and commits none of its own" 0 "$(big_titles)"
+	kv verify --repair >/dev/null 2>"$ERR"
+	report "...verify --repair leaves nothing to repair" $(($? > 1))
+	check "...and verify is clean" kv verify
+	if [ $what = sync ]; then
+		check "...the sync run again" kv sync big
+	else
+		check "...the import run again" kv playlist import lists/big.m3u8
+		same "...makes the playlist in the list's order" \
+			"8.wav four.mp3 1.wav 2.wav 3.wav 4.wav 5.wav 6.wav 7.wav" \
+			"$(kv playlist show big | sed 's/.*Sync Band - //; s/^Big \(.\)$/\1.wav/; s/^Four$/four.mp3/' | paste -sd ' ')"
+	fi
+	same "...has every track once" 8 "$(big_titles)"
 	check "...and verify is clean" kv verify
 done
 IMG=$W/sync.img

@@ -17,11 +17,15 @@
 #include "km-playlist.h"
 
 static char *playlist_name_option;
+static gboolean playlist_progress;
 
 static const GOptionEntry playlist_options[] = {
 	{ "name", 'n', 0, G_OPTION_ARG_STRING, &playlist_name_option,
 	  "import: the new playlist's name (default: the file's, without .m3u, .m3u8 or .xspf)",
 	  "NAME" },
+	{ "progress", 0, 0, G_OPTION_ARG_NONE, &playlist_progress,
+	  "import: show progress on standard error even when standard output is no terminal",
+	  NULL },
 	KC_CONVERT_OPTIONS,
 	{ NULL }
 };
@@ -293,7 +297,8 @@ static int import_list(struct kc_ctx *ctx, const char *file)
 	if (status)
 		return status;
 	status = kc_import(ctx, kl.lib, &(struct kc_import_request){
-		.playlist_file = file, .playlist_name = playlist_name_option, .convert = convert });
+		.playlist_file = file, .playlist_name = playlist_name_option,
+		.show_progress = playlist_progress, .convert = convert });
 	return kc_library_close(ctx, &kl, status);
 }
 
@@ -313,13 +318,13 @@ static int playlist_run(struct kc_ctx *ctx)
 	const char *sub = ctx->argv[0];
 	int n = ctx->argc - 1;
 
-	if (playlist_name_option && strcmp(sub, "import") != 0)
-		return kc_usage(ctx, "--name is for playlist import");
+	if ((playlist_name_option || playlist_progress) && strcmp(sub, "import") != 0)
+		return kc_usage(ctx, "--name and --progress are for playlist import");
 	if (strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0)
 		return run_read_only(ctx, sub);
 	if (strcmp(sub, "import") == 0)
 		return n == 1 ? import_list(ctx, ctx->argv[1]) :
-		       kc_usage(ctx, "playlist import FILE [--name NAME]");
+		       kc_usage(ctx, "playlist import FILE [--name NAME] [--progress]");
 	for (size_t i = 0; i < G_N_ELEMENTS(subcommands); i++) {
 		int want = subcommands[i].n_args;
 
@@ -343,7 +348,8 @@ const struct kc_command kc_cmd_playlist = {
 		       "  add NAME|FID FID...          append tracks\n"
 		       "  remove NAME|FID INDEX...     remove the entries at these indexes\n"
 		       "  move NAME|FID FROM TO        move an entry to index TO\n"
-		       "  import FILE [--name NAME]    an M3U/M3U8 or XSPF list: its files added (those\n"
+		       "  import FILE [--name NAME] [--progress]\n"
+		       "                               an M3U/M3U8 or XSPF list: its files added (those\n"
 		       "                               there already reused), in its order",
 	.options = playlist_options, .min_args = 1, .max_args = INT_MAX, .access = KC_NO_VOLUME,
 	.run = playlist_run,
