@@ -33,9 +33,8 @@ static char *module_path(void)
  * Never closed: its commands run until karmactl exits, and the leak
  * checker needs its code still mapped to say what allocated a leak.
  */
-static void *open_module(const struct kc_ctx *ctx)
+static void *open_module(const struct kc_ctx *ctx, const char *path)
 {
-	g_autofree char *path = module_path();
 	/*
 	 * RTLD_LAZY, as the loader binds karmactl's own libraries: RTLD_NOW would
 	 * bind every function of GIO and GStreamer that the module brings in, at
@@ -49,19 +48,41 @@ static void *open_module(const struct kc_ctx *ctx)
 	return handle;
 }
 
+/*
+ * The module's table, when it is of karmactl's own build: a module left
+ * from another version (an install over an older one, a copied karmactl)
+ * may lay the table out otherwise, so only its first field is read.
+ */
+static const struct kc_karma_module *module_of_this_build(const struct kc_ctx *ctx,
+							  void *handle, const char *path)
+{
+	const struct kc_karma_module *module = dlsym(handle, KC_KARMA_MODULE_SYMBOL);
+
+	if (!module) {
+		kc_failf(ctx, "the module of the Karma commands is not karmactl's: %s", dlerror());
+		return NULL;
+	}
+	if (!module->version || strcmp(module->version, KC_VERSION) != 0) {
+		kc_failf(ctx, "the module of the Karma commands, %s, is from Karma Manager %s, "
+			 "karmactl from %s: install them together", path,
+			 module->version ? module->version : "(unknown)", KC_VERSION);
+		return NULL;
+	}
+	return module;
+}
+
 const struct kc_karma_module *kc_karma_module_load(const struct kc_ctx *ctx)
 {
 	static const struct kc_karma_module *module;
+	g_autofree char *path = NULL;
 	void *handle;
 
 	if (module)
 		return module;
-	handle = open_module(ctx);
-	if (!handle)
-		return NULL;
-	module = dlsym(handle, KC_KARMA_MODULE_SYMBOL);
-	if (!module)
-		kc_failf(ctx, "the module of the Karma commands is not karmactl's: %s", dlerror());
+	path = module_path();
+	handle = open_module(ctx, path);
+	if (handle)
+		module = module_of_this_build(ctx, handle, path);
 	return module;
 }
 

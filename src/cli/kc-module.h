@@ -18,6 +18,12 @@ struct km_usb_transport;
 
 /* What the module gives karmactl. */
 struct kc_karma_module {
+	/*
+	 * KC_VERSION of the build that made it: first, in every version, so
+	 * that karmactl can read it from any module and refuse one that is not
+	 * of its own build before it touches the rest (kc-module.c).
+	 */
+	const char *version;
 	/* NULL-terminated; their arguments and summaries are in kc_karma_commands */
 	const struct kc_command *const *commands;
 	/* --usb: the real player through libusb (km_usb_libusb_open()) */
@@ -43,7 +49,7 @@ extern const struct kc_command kc_karma_commands[];
  * and kept: the one in karmactl's own folder (the build tree), else the
  * one in KC_MODULE_DIR (where meson installs it; both are set in
  * src/cli/meson.build). NULL, with the path and the loader's reason
- * printed, when it cannot be loaded.
+ * printed, when it cannot be loaded or is of another version.
  */
 const struct kc_karma_module *kc_karma_module_load(const struct kc_ctx *ctx);
 /*

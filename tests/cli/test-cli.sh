@@ -284,6 +284,17 @@ else
 		tracks.err
 fi
 
+# A module of another version (an install over an older one) is refused by
+# its version, before its table is used.
+mkdir other && cp "$KARMACTL" other/
+cp "${KC_OTHER_VERSION_MODULE:-/nonexistent}" other/karmactl-karma.so
+report "a module of another version (tests/cli/other-version-module.c)" $?
+fails 1 "...is refused" other/karmactl -i "$IMG" tracks
+cp "$ERR" other.err
+check "...naming the file and both versions" grep -qE \
+	'^karmactl: tracks: the module of the Karma commands, /.+/other/karmactl-karma\.so, is from Karma Manager 0\.0\.0-other, karmactl from [0-9]' \
+	other.err
+
 # ---- KARMACTL_STATS ----
 
 KARMACTL_STATS=1 "$KARMACTL" -i "$IMG" cat /top.bin >/dev/null 2>stats.txt

@@ -17,6 +17,7 @@ static const struct kc_command *const commands[] = {
 };
 
 const struct kc_karma_module kc_karma_module = {
+	.version = KC_VERSION,
 	.commands = commands,
 	.usb_open = km_usb_libusb_open,
 	.check_usb_not_mounted = kc_check_usb_not_mounted,
