@@ -114,6 +114,32 @@ GtkWidget *km_toolbar_view_new_from_box(GtkBox *box, GtkWidget *content)
 }
 #endif
 
+/* Beyond this, the text of a details expander scrolls (about 14 lines of small print). */
+#define DETAILS_MAX_HEIGHT 240
+
+GtkWidget *km_details_expander_new(const char *mnemonic_label, const char *text)
+{
+	GtkWidget *expander = gtk_expander_new_with_mnemonic(mnemonic_label);
+	GtkWidget *scroller = gtk_scrolled_window_new();
+	GtkWidget *label = gtk_label_new(text);
+
+	gtk_label_set_wrap(GTK_LABEL(label), TRUE);
+	gtk_label_set_wrap_mode(GTK_LABEL(label), PANGO_WRAP_WORD_CHAR);
+	gtk_label_set_selectable(GTK_LABEL(label), TRUE);
+	gtk_label_set_xalign(GTK_LABEL(label), 0);
+	gtk_label_set_yalign(GTK_LABEL(label), 0);
+	gtk_widget_add_css_class(label, "caption");
+	gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER,
+				       GTK_POLICY_AUTOMATIC);
+	gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroller), TRUE);
+	gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(scroller),
+						   DETAILS_MAX_HEIGHT);
+	gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), label);
+	gtk_widget_set_margin_top(scroller, 6);
+	gtk_expander_set_child(GTK_EXPANDER(expander), scroller);
+	return expander;
+}
+
 KmQuestionDialog *km_problem_dialog_present(GtkWidget *widget, const char *heading,
 					     const char *body, const char *details)
 {
@@ -122,17 +148,8 @@ KmQuestionDialog *km_problem_dialog_present(GtkWidget *widget, const char *headi
 #else
 	KmQuestionDialog *dialog = ADW_MESSAGE_DIALOG(adw_message_dialog_new(NULL, heading, body));
 #endif
-	GtkWidget *expander = gtk_expander_new_with_mnemonic(_("_Details"));
-	GtkWidget *label = gtk_label_new(details);
 
-	gtk_label_set_wrap(GTK_LABEL(label), TRUE);
-	gtk_label_set_wrap_mode(GTK_LABEL(label), PANGO_WRAP_WORD_CHAR);
-	gtk_label_set_selectable(GTK_LABEL(label), TRUE);
-	gtk_label_set_xalign(GTK_LABEL(label), 0);
-	gtk_widget_add_css_class(label, "caption");
-	gtk_widget_set_margin_top(label, 6);
-	gtk_expander_set_child(GTK_EXPANDER(expander), label);
-	km_question_dialog_set_extra_child(dialog, expander);
+	km_question_dialog_set_extra_child(dialog, km_details_expander_new(_("_Details"), details));
 	km_question_dialog_add_responses(dialog, "close", _("_Close"), NULL);
 	km_dialog_present(GTK_WIDGET(dialog), widget);
 	return dialog;

@@ -104,6 +104,11 @@ void km_question_answer(KmQuestionDialog *dialog, const char *response);
 GtkWidget *km_toolbar_view_new_from_box(GtkBox *box, GtkWidget *content);
 #endif
 /*
+ * A closed expander over text that may be long (details, a list of tracks):
+ * selectable small print, which scrolls beyond about 14 lines.
+ */
+GtkWidget *km_details_expander_new(const char *mnemonic_label, const char *text);
+/*
  * A problem told in plain words (heading, body) on widget's window, with
  * the technical details (the error's own message) in a closed expander
  * below; one answer, Close. Presented.

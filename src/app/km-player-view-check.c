@@ -164,10 +164,8 @@ static GtkWidget *wrapped_label(const char *text)
 /* The findings' messages, as the library words them (the first MAX_DETAIL_LINES). */
 static GtkWidget *details_expander(const KmVerifyReport *report)
 {
-	GtkWidget *expander = gtk_expander_new_with_mnemonic(_("_Details"));
 	GString *text = g_string_new(NULL);
 	g_autofree char *all = NULL;
-	GtkWidget *label;
 
 	for (guint i = 0; i < report->findings->len && i < MAX_DETAIL_LINES; i++) {
 		const KmVerifyFinding *f = report->findings->pdata[i];
@@ -177,13 +175,7 @@ static GtkWidget *details_expander(const KmVerifyReport *report)
 	if (report->findings->len > MAX_DETAIL_LINES)
 		g_string_append_printf(text, "\n…");
 	all = g_string_free(g_steal_pointer(&text), FALSE);
-	label = wrapped_label(all);
-	gtk_label_set_selectable(GTK_LABEL(label), TRUE);
-	gtk_label_set_wrap_mode(GTK_LABEL(label), PANGO_WRAP_WORD_CHAR);
-	gtk_widget_add_css_class(label, "caption");
-	gtk_widget_set_margin_top(label, 6);
-	gtk_expander_set_child(GTK_EXPANDER(expander), label);
-	return expander;
+	return km_details_expander_new(_("_Details"), all);
 }
 
 /* A line per kind found, "• …", then the details. */

@@ -4,7 +4,7 @@
  * player was last synced from), compared with the player on the worker
  * (km_session_plan_sync_async()), then a question that shows what would be
  * added, what the folder lacks (deleted only when the box is ticked, off by
- * default) and the space after; Sync queues the removal and the add, the
+ * default), each track in an expander, and the space after; Sync queues the removal and the add, the
  * jobs Delete and Add Files run.
  */
 #define G_LOG_DOMAIN "km-player-view"
@@ -17,6 +17,9 @@
 #include "km-app-util.h"
 #include "km-file-chooser.h"
 #include "km-player-view-private.h"
+
+/* The preview lists this many tracks to add, and as many to delete, at most. */
+#define MAX_PREVIEW_LINES 500
 
 typedef struct {
 	KmPlayerView *self;	/* a reference */
@@ -113,10 +116,83 @@ static void on_sync_response(KmQuestionDialog *dialog, const char *response, gpo
 		km_player_view_add_files(self, (GFile *const *)files->pdata, files->len);
 }
 
+/* "Artist – Title", with the app's words for what the tags leave out. */
+static void append_track_line(GString *text, const char *artist, const char *title,
+			      const char *untitled)
+{
+	g_string_append_printf(text, "\n%s – %s", artist && *artist ? artist : _("Unknown Artist"),
+			       title && *title ? title : untitled);
+}
+
+/* After the first MAX_PREVIEW_LINES of a list of n, how many more there are. */
+static void append_more(GString *text, guint n)
+{
+	if (n <= MAX_PREVIEW_LINES)
+		return;
+	g_string_append_c(text, '\n');
+	g_string_append_printf(text, g_dngettext(GETTEXT_PACKAGE, "… and %u more",
+						 "… and %u more", n - MAX_PREVIEW_LINES),
+			       n - MAX_PREVIEW_LINES);
+}
+
+static void append_files_to_add(GString *text, const KmSyncPlan *plan)
+{
+	g_string_append(text, _("To add:"));
+	for (guint i = 0; i < plan->add->len && i < MAX_PREVIEW_LINES; i++) {
+		const KmSyncFile *f = plan->add->pdata[i];
+		g_autofree char *name = g_filename_display_basename(f->path);
+
+		if (!f->conversion) {
+			append_track_line(text, km_properties_get(f->props, "artist"),
+					  km_properties_get(f->props, "title"), name);
+			continue;
+		}
+		/* its tags are read once it is converted */
+		g_string_append_c(text, '\n');
+		g_string_append_printf(text, _("%s (converted to %s)"), name,
+				       km_convert_format_name(f->conversion->format));
+	}
+	append_more(text, plan->add->len);
+}
+
+static void append_tracks_missing(GString *text, SyncQuestion *q)
+{
+	const GArray *fids = q->plan->remove;
+
+	g_string_append(text, _("On the player, not in the folder:"));
+	for (guint i = 0; i < fids->len && i < MAX_PREVIEW_LINES; i++) {
+		guint32 fid = g_array_index(fids, guint32, i);
+		KmTrack *track = km_session_lookup_track(q->self->session, fid);
+		g_autofree char *untitled = g_strdup_printf(_("Track %u"), fid);
+
+		append_track_line(text, track ? km_track_get_artist(track) : NULL,
+				  track ? km_track_get_title(track) : NULL, untitled);
+	}
+	append_more(text, fids->len);
+}
+
+/* What the sync would add, and what the folder lacks, a track a line. */
+static GtkWidget *preview_expander(SyncQuestion *q)
+{
+	GString *text = g_string_new(NULL);
+	g_autofree char *all = NULL;
+
+	if (q->plan->add->len)
+		append_files_to_add(text, q->plan);
+	if (q->plan->add->len && q->plan->remove->len)
+		g_string_append(text, "\n\n");
+	if (q->plan->remove->len)
+		append_tracks_missing(text, q);
+	all = g_string_free(g_steal_pointer(&text), FALSE);
+	return km_details_expander_new(_("Show the _Tracks"), all);
+}
+
 static GtkWidget *question_extra(SyncQuestion *q)
 {
 	GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12);
 	guint n_missing = q->plan->remove->len;
+
+	gtk_box_append(GTK_BOX(box), preview_expander(q));
 
 	if (n_missing) {
 		g_autofree char *label = g_strdup_printf(

@@ -16,20 +16,18 @@ GListModel *km_test_view_rows(KmPlayerView *pv)
 	return G_LIST_MODEL(km_library_view_get_model(_km_player_view_get_library_view(pv)));
 }
 
-/* The widget of position's cell in the Title column (the library's cells carry their list item). */
-static GtkWidget *find_title_cell(GtkWidget *widget, guint position)
+/* Whether widget is position's cell in the Title column (the library's cells carry their list item). */
+static gboolean is_title_cell(GtkWidget *widget, gconstpointer position)
 {
 	GtkListItem *item = g_object_get_data(G_OBJECT(widget), "km-list-item");
 
-	if (GTK_IS_TREE_EXPANDER(widget) && item && gtk_list_item_get_position(item) == position)
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_title_cell(c, position);
+	return GTK_IS_TREE_EXPANDER(widget) && item &&
+	       gtk_list_item_get_position(item) == GPOINTER_TO_UINT(position);
+}
 
-		if (found)
-			return found;
-	}
-	return NULL;
+static GtkWidget *find_title_cell(GtkWidget *widget, guint position)
+{
+	return km_test_find_widget_where(widget, is_title_cell, GUINT_TO_POINTER(position));
 }
 
 GtkWidget *km_test_title_cell(KmPlayerView *pv, guint position)

@@ -187,14 +187,38 @@ void km_test_answer(GtkWidget *dialog, const char *response)
 	g_assert_null(km_test_find_dialog(KM_TYPE_QUESTION_DIALOG));
 }
 
+GtkWidget *km_test_find_widget_where(GtkWidget *widget, KmTestWidgetMatch match,
+				     gconstpointer data)
+{
+	if (match(widget, data))
+		return widget;
+	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
+		GtkWidget *found = km_test_find_widget_where(c, match, data);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+static gboolean is_of_type(GtkWidget *widget, gconstpointer type)
+{
+	return G_TYPE_CHECK_INSTANCE_TYPE(widget, GPOINTER_TO_SIZE(type));
+}
+
+GtkWidget *km_test_find_widget(GtkWidget *widget, GType type)
+{
+	return km_test_find_widget_where(widget, is_of_type, GSIZE_TO_POINTER(type));
+}
+
+static gboolean is_label_of(GtkWidget *widget, gconstpointer text)
+{
+	return GTK_IS_LABEL(widget) && g_strcmp0(gtk_label_get_text(GTK_LABEL(widget)), text) == 0;
+}
+
 gboolean km_test_find_label(GtkWidget *widget, const char *text)
 {
-	if (GTK_IS_LABEL(widget) && g_strcmp0(gtk_label_get_text(GTK_LABEL(widget)), text) == 0)
-		return TRUE;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c))
-		if (km_test_find_label(c, text))
-			return TRUE;
-	return FALSE;
+	return km_test_find_widget_where(widget, is_label_of, text) != NULL;
 }
 
 GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventController **out)
@@ -219,18 +243,24 @@ GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventContro
 	return NULL;
 }
 
+struct row_wanted {
+	GType type;
+	const char *title;
+};
+
+static gboolean is_row_wanted(GtkWidget *widget, gconstpointer data)
+{
+	const struct row_wanted *wanted = data;
+
+	return G_TYPE_CHECK_INSTANCE_TYPE(widget, wanted->type) &&
+	       g_str_equal(adw_preferences_row_get_title(ADW_PREFERENCES_ROW(widget)),
+			   wanted->title);
+}
+
 GtkWidget *km_test_find_row(GtkWidget *widget, GType type, const char *title)
 {
-	if (G_TYPE_CHECK_INSTANCE_TYPE(widget, type) &&
-	    g_str_equal(adw_preferences_row_get_title(ADW_PREFERENCES_ROW(widget)), title))
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = km_test_find_row(c, type, title);
-
-		if (found)
-			return found;
-	}
-	return NULL;
+	return km_test_find_widget_where(widget, is_row_wanted,
+					 &(struct row_wanted){ type, title });
 }
 
 GtkSwitch *km_test_find_switch_row(GtkWidget *widget, const char *title)

@@ -57,6 +57,13 @@ GtkWidget *km_test_sync_question(KmPlayerView *pv, GFile *folder);
 void km_test_answer(GtkWidget *dialog, const char *response);
 /* Whether some GtkLabel below widget shows text. */
 gboolean km_test_find_label(GtkWidget *widget, const char *text);
+/* Whether widget is the one looked for; data is the caller's. */
+typedef gboolean (*KmTestWidgetMatch)(GtkWidget *widget, gconstpointer data);
+/* The first widget at or below widget (depth first) that match accepts, or NULL. */
+GtkWidget *km_test_find_widget_where(GtkWidget *widget, KmTestWidgetMatch match,
+				     gconstpointer data);
+/* The first widget of type at or below widget, or NULL. */
+GtkWidget *km_test_find_widget(GtkWidget *widget, GType type);
 /* The first widget below widget with a controller of type, or NULL. */
 GtkWidget *km_test_find_controller(GtkWidget *widget, GType type, GtkEventController **out);
 /* The first row of type (an AdwPreferencesRow) below widget with this title, or NULL. */

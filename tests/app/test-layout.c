@@ -82,19 +82,16 @@ static AdwOverlaySplitView *details_split(KmWindow *win)
 		GTK_WIDGET(km_test_player_view(win)->details_pane), ADW_TYPE_OVERLAY_SPLIT_VIEW));
 }
 
+static gboolean activates(GtkWidget *widget, gconstpointer action)
+{
+	return GTK_IS_ACTIONABLE(widget) &&
+	       g_strcmp0(gtk_actionable_get_action_name(GTK_ACTIONABLE(widget)), action) == 0;
+}
+
 /* The first widget below widget that activates action, or NULL. */
 static GtkWidget *find_actionable(GtkWidget *widget, const char *action)
 {
-	if (GTK_IS_ACTIONABLE(widget) &&
-	    g_strcmp0(gtk_actionable_get_action_name(GTK_ACTIONABLE(widget)), action) == 0)
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_actionable(c, action);
-
-		if (found)
-			return found;
-	}
-	return NULL;
+	return km_test_find_widget_where(widget, activates, action);
 }
 
 static GtkToggleButton *details_button(KmPlayerView *pv)

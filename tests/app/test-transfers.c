@@ -322,18 +322,15 @@ static gboolean view_shows(KmPlayerView *pv, guint32 fid)
 	return FALSE;
 }
 
+static gboolean is_button_labelled(GtkWidget *widget, gconstpointer label)
+{
+	return GTK_IS_BUTTON(widget) && g_strcmp0(gtk_button_get_label(GTK_BUTTON(widget)), label) == 0;
+}
+
 /* The button labelled label (with its mnemonic) below widget, or NULL. */
 static GtkWidget *find_button(GtkWidget *widget, const char *label)
 {
-	if (GTK_IS_BUTTON(widget) && g_strcmp0(gtk_button_get_label(GTK_BUTTON(widget)), label) == 0)
-		return widget;
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkWidget *found = find_button(c, label);
-
-		if (found)
-			return found;
-	}
-	return NULL;
+	return km_test_find_widget_where(widget, is_button_labelled, label);
 }
 
 /* Selects the first track row and deletes it; returns it. */

@@ -359,24 +359,75 @@ static void test_import_playlist(gconstpointer suffix)
 	remove_tree(folder);
 }
 
-/* The first check button below widget, or NULL. */
 static GtkCheckButton *find_check_button(GtkWidget *widget)
 {
-	if (GTK_IS_CHECK_BUTTON(widget))
-		return GTK_CHECK_BUTTON(widget);
-	for (GtkWidget *c = gtk_widget_get_first_child(widget); c; c = gtk_widget_get_next_sibling(c)) {
-		GtkCheckButton *found = find_check_button(c);
+	return GTK_CHECK_BUTTON(km_test_find_widget(widget, GTK_TYPE_CHECK_BUTTON));
+}
 
-		if (found)
-			return found;
+static gboolean is_label_starting(GtkWidget *widget, gconstpointer prefix)
+{
+	return GTK_IS_LABEL(widget) && g_str_has_prefix(gtk_label_get_text(GTK_LABEL(widget)), prefix);
+}
+
+/* The text of the label under widget that starts with prefix, or NULL. */
+static const char *find_text_starting(GtkWidget *widget, const char *prefix)
+{
+	GtkWidget *label = km_test_find_widget_where(widget, is_label_starting, prefix);
+
+	return label ? gtk_label_get_text(GTK_LABEL(label)) : NULL;
+}
+
+static gint compare_fids(gconstpointer a, gconstpointer b)
+{
+	guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "Artist – Title" of the session's tracks whose fid is in fids (NULL: all), in fid order. */
+static char *track_lines(KmSession *session, GHashTable *fids)
+{
+	GListModel *tracks = km_session_get_tracks(session);
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GArray) order = g_array_new(FALSE, FALSE, sizeof(guint32));
+	GString *text = g_string_new(NULL);
+
+	for (guint i = 0; i < g_list_model_get_n_items(tracks); i++) {
+		g_autoptr(KmTrack) t = g_list_model_get_item(tracks, i);
+		guint32 fid = km_track_get_fid(t);
+
+		if (!fids || g_hash_table_contains(fids, GUINT_TO_POINTER(fid)))
+			g_array_append_val(order, fid);
 	}
-	return NULL;
+	g_array_sort(order, compare_fids);
+	for (guint i = 0; i < order->len; i++) {
+		KmTrack *t = km_session_lookup_track(session, g_array_index(order, guint32, i));
+
+		g_string_append_printf(text, "\n%s – %s", km_track_get_artist(t),
+				       km_track_get_title(t));
+	}
+	return g_string_free(text, FALSE);
+}
+
+/* The fids of the session's tracks, a set. */
+static GHashTable *fid_set(KmSession *session)
+{
+	GListModel *tracks = km_session_get_tracks(session);
+	GHashTable *set = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < g_list_model_get_n_items(tracks); i++) {
+		g_autoptr(KmTrack) t = g_list_model_get_item(tracks, i);
+
+		g_hash_table_add(set, GUINT_TO_POINTER(km_track_get_fid(t)));
+	}
+	return set;
 }
 
 /*
- * Sync Folder: the folder's two tracks added, the player's own kept unless
- * the box (off by default) is ticked; the folder remembered for the player;
- * a third sync has nothing to do.
+ * Sync Folder: the question lists each track to add and each the folder
+ * lacks; the folder's two tracks added, the player's own kept unless the
+ * box (off by default) is ticked; the folder remembered for the player; a
+ * third sync has nothing to do.
  */
 static void test_sync_folder(void)
 {
@@ -395,13 +446,39 @@ static void test_sync_folder(void)
 	KmPlayerView *pv = km_test_player_view(win);
 	GtkWidget *dialog = km_test_sync_question(pv, folder_file);
 	GtkCheckButton *delete_box = find_check_button(dialog);
+	g_autoptr(GHashTable) before = fid_set(km_test_session(win));
+	GtkWidget *expander = km_test_find_widget(dialog, GTK_TYPE_EXPANDER);
+	g_autofree char *preview = NULL;
+	g_autofree char *missing = track_lines(km_test_session(win), NULL);
+	g_autofree char *missing_part = g_strconcat("\n\nOn the player, not in the folder:",
+						    missing, NULL);
+	g_autofree char *added = NULL;
+	g_autofree char *expected = NULL;
+	g_autoptr(GHashTable) after = NULL;
+	GHashTableIter iter;
+	gpointer fid;
 
 	g_assert_cmpuint(wavs->len, ==, 2);
+	/* the tracks are listed once the expander is opened */
+	g_assert_nonnull(expander);
+	g_assert_null(find_text_starting(dialog, "To add:"));
+	gtk_expander_set_expanded(GTK_EXPANDER(expander), TRUE);
+	preview = g_strdup(find_text_starting(dialog, "To add:"));
+	g_assert_nonnull(preview);
+	g_assert_true(g_str_has_suffix(preview, missing_part));
 	g_assert_cmpstr(km_question_dialog_get_heading(KM_QUESTION_DIALOG(dialog)), ==, heading);
 	g_assert_nonnull(delete_box);
 	g_assert_false(gtk_check_button_get_active(delete_box));
 	km_test_answer(dialog, "sync");
 	km_test_wait_until(km_test_n_tracks(win) == N_TRACKS + 2 && !km_player_view_is_busy(pv));
+	/* the preview named the two tracks as the import made them */
+	after = fid_set(km_test_session(win));
+	g_hash_table_iter_init(&iter, before);
+	while (g_hash_table_iter_next(&iter, &fid, NULL))
+		g_hash_table_remove(after, fid);
+	added = track_lines(km_test_session(win), after);
+	expected = g_strconcat("To add:", added, missing_part, NULL);
+	g_assert_cmpstr(preview, ==, expected);
 	entry = g_strconcat(km_session_get_player_id(km_test_session(win)), "\t", uri, NULL);
 	remembered = g_settings_get_strv(settings, "synced-folders");
 	g_assert_true(g_strv_contains((const char *const *)remembered, entry));

@@ -236,6 +236,24 @@ static void add_and_export(Tour *tour)
 	km_transfer_panel_clear_finished(_km_player_view_get_transfers(pv));
 }
 
+/* Sync Folder…'s question, its list of tracks opened; not synced. */
+static void sync_preview(Tour *tour)
+{
+	g_autofree char *music = g_build_filename(tour->tmp, "Sync", NULL);
+	g_autoptr(GPtrArray) files = km_test_write_wavs(music, 720, 3);
+	g_autoptr(GFile) folder = g_file_new_for_path(music);
+	GtkWidget *dialog;
+	GtkWidget *expander;
+
+	km_player_view_sync_folder(player_view(tour), folder);
+	dialog = wait_dialog();
+	expander = km_test_find_widget(dialog, GTK_TYPE_EXPANDER);
+	g_assert_nonnull(expander);
+	gtk_expander_set_expanded(GTK_EXPANDER(expander), TRUE);
+	shoot(tour, "sync");
+	answer(dialog, "cancel");
+}
+
 static void delete_and_undo(Tour *tour)
 {
 	g_autoptr(GSettings) settings = g_settings_new(APP_ID);
@@ -387,6 +405,7 @@ static void tour_at(const char *out_dir, int width)
 	browse_and_search(&tour);
 	edit_tags(&tour);
 	add_and_export(&tour);
+	sync_preview(&tour);
 	delete_and_undo(&tour);
 	playlist(&tour);
 	backup_and_restore(&tour);
