@@ -21,6 +21,7 @@ typedef struct {
 	KmM3uEntry *track;	/* the <track> open, or NULL */
 	char *title;		/* its <title> */
 	GString *text;		/* of the <location> or <title> open, or NULL */
+	char *prefix;		/* "P:" when the root is <P:playlist xmlns:P=…>, else "" */
 } XspfReader;
 
 gboolean km_xspf_sniff(const char *data, gsize len)
@@ -32,19 +33,39 @@ gboolean km_xspf_sniff(const char *data, gsize len)
 	return i < len && data[i] == '<';
 }
 
-static gboolean is_xspf_root(const char *name, const char **names, const char **values)
+/*
+ * The prefix of XSPF's elements when the root is <playlist xmlns=XSPF> ("")
+ * or <P:playlist xmlns:P=XSPF> ("P:"), else NULL.
+ */
+static char *xspf_root_prefix(const char *name, const char **names, const char **values)
 {
-	if (strcmp(name, "playlist") != 0)
-		return FALSE;
+	const char *colon = strchr(name, ':');
+	gsize prefix_len = colon ? (gsize)(colon - name) : 0;
+	g_autofree char *declaration = colon ? g_strdup_printf("xmlns:%.*s", (int)prefix_len, name)
+					     : g_strdup("xmlns");
+
+	if (strcmp(colon ? colon + 1 : name, "playlist") != 0)
+		return NULL;
 	for (guint i = 0; names[i]; i++)
-		if (strcmp(names[i], "xmlns") == 0)
-			return strcmp(values[i], KM_XSPF_NAMESPACE) == 0;
-	return FALSE;
+		if (strcmp(names[i], declaration) == 0)
+			return strcmp(values[i], KM_XSPF_NAMESPACE) == 0 ?
+			       g_strndup(name, colon ? prefix_len + 1 : 0) : NULL;
+	return NULL;
+}
+
+/* name without XSPF's prefix; NULL when it is no XSPF element (another prefix). */
+static const char *xspf_name(const XspfReader *r, const char *name)
+{
+	if (*r->prefix)
+		return g_str_has_prefix(name, r->prefix) ? name + strlen(r->prefix) : NULL;
+	return strchr(name, ':') ? NULL : name;
 }
 
 /* Whether name, at depth, is the next element of the way to a track's location or title. */
 static gboolean on_the_way(const char *name, guint depth)
 {
+	if (!name)
+		return FALSE;
 	switch (depth) {
 	case IN_TRACK_LIST:
 		return strcmp(name, "trackList") == 0;
@@ -80,7 +101,11 @@ static void on_start(GMarkupParseContext *context, const char *name, const char 
 				    _("Elements nested too deep for a playlist"));
 		return;
 	}
-	if (r->depth == IN_PLAYLIST && !is_xspf_root(name, names, values)) {
+	if (r->depth == IN_PLAYLIST) {	/* a root (GMarkup lets another follow): each XSPF's */
+		g_free(r->prefix);
+		r->prefix = xspf_root_prefix(name, names, values);
+	}
+	if (!r->prefix) {
 		g_set_error(error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
 			    _("Not an XSPF playlist: its root is no <playlist xmlns=\"%s\">"),
 			    KM_XSPF_NAMESPACE);
@@ -88,7 +113,7 @@ static void on_start(GMarkupParseContext *context, const char *name, const char 
 	}
 	if (++r->depth == 1 || r->off)
 		return;
-	if (!on_the_way(name, r->depth - 1)) {
+	if (!on_the_way(xspf_name(r, name), r->depth - 1)) {
 		r->off = r->depth;
 	} else if (r->depth - 1 == IN_TRACK) {
 		r->track = g_new0(KmM3uEntry, 1);
@@ -155,7 +180,7 @@ static void on_end(GMarkupParseContext *context, const char *name, gpointer data
 		if (r->off == level)
 			r->off = 0;
 	} else if (level - 1 == IN_FIELD && r->text) {
-		end_field(r, name);
+		end_field(r, xspf_name(r, name));
 	} else if (level - 1 == IN_TRACK && r->track) {
 		if (!r->track->text)
 			r->track->text = r->title ? g_steal_pointer(&r->title) : g_strdup("");
@@ -200,5 +225,6 @@ GPtrArray *km_xspf_parse(const char *data, gsize len, const char *base_dir, GErr
 	if (r.text)
 		g_string_free(r.text, TRUE);
 	g_free(r.title);
+	g_free(r.prefix);
 	return ok ? g_steal_pointer(&entries) : NULL;
 }

@@ -88,6 +88,27 @@ static void test_ignored(void)
 	g_assert_cmpstr(entry(e, 1)->text, ==, "");
 }
 
+/* XSPF's elements under a prefix of their own; another namespace's are no entries */
+static void test_prefixed(void)
+{
+	static const char text[] =
+		"<x:playlist version=\"1\" xmlns:x=\"http://xspf.org/ns/0/\" "
+		"xmlns=\"http://example.org/other\">\n"
+		"<x:trackList>\n"
+		"<x:track><x:title>A</x:title><x:location>a.mp3</x:location></x:track>\n"
+		"<track><location>other.mp3</location></track>\n"
+		"<x:track><location>b.mp3</location><x:location>c.mp3</x:location></x:track>\n"
+		"</x:trackList>\n"
+		"</x:playlist>\n";
+	g_autoptr(GPtrArray) e = parse_ok(text);
+
+	g_assert_cmpuint(e->len, ==, 2);
+	g_assert_cmpstr(entry(e, 0)->path, ==, "/music/lists/a.mp3");
+	g_assert_cmpuint(entry(e, 0)->line, ==, 3);
+	g_assert_cmpstr(entry(e, 1)->path, ==, "/music/lists/c.mp3");
+	g_assert_cmpuint(entry(e, 1)->line, ==, 5);
+}
+
 static void test_relative_folder(void)
 {
 	static const char text[] = HEAD "<trackList><track><location>a%2520b.mp3</location>"
@@ -134,6 +155,11 @@ static void test_malformed(void)
 	assert_refused("<?xml version=\"1.0\"?>\n<html><body/></html>", "line 2");
 	assert_refused("<playlist><trackList/></playlist>", "line 1");
 	assert_refused("<playlist xmlns=\"http://example.org/\"/>", "XSPF");
+	/* a prefix bound to another namespace, or not bound at all */
+	assert_refused("<x:playlist xmlns:x=\"http://example.org/\" "
+		       "xmlns=\"http://xspf.org/ns/0/\"/>", "XSPF");
+	assert_refused("<x:playlist xmlns=\"http://xspf.org/ns/0/\"/>", "XSPF");
+	assert_refused("<playlist xmlns:x=\"http://xspf.org/ns/0/\"/>", "XSPF");
 	assert_refused("<playlist xmlns=\"http://xspf.org/ns/0/\"/><playlist/>", "line 1");
 	/* invalid UTF-8 */
 	assert_refused(HEAD "<trackList><track><location>caf\xE9</location></track>", "line 3");
@@ -173,6 +199,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/xspf/tracks", test_tracks);
 	g_test_add_func("/xspf/ignored", test_ignored);
+	g_test_add_func("/xspf/prefixed", test_prefixed);
 	g_test_add_func("/xspf/relative-folder", test_relative_folder);
 	g_test_add_func("/xspf/sniff", test_sniff);
 	g_test_add_func("/xspf/malformed", test_malformed);
