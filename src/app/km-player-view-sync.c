@@ -150,7 +150,7 @@ static void append_files_to_add(GString *text, const KmSyncPlan *plan)
 		/* its tags are read once it is converted */
 		g_string_append_c(text, '\n');
 		g_string_append_printf(text, _("%s (converted to %s)"), name,
-				       km_convert_format_name(f->conversion->format));
+				       km_convert_format_title(f->conversion->format));
 	}
 	append_more(text, plan->add->len);
 }

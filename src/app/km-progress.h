@@ -35,6 +35,8 @@ typedef struct {
 	gboolean converting;
 	guint64 convert_done_ms;
 	guint64 convert_total_ms;
+	/* what it is converted into while converting: "Ogg Vorbis", "MP3", "FLAC" (static) */
+	const char *convert_format;
 	/* Bytes per second, averaged over the last few seconds; 0 when not known yet. */
 	double rate;
 	/* Seconds until the job is done at that rate; -1 when not known. */

@@ -105,7 +105,7 @@ static void on_copied(const KmLibraryProgress *p, gpointer data)
 	AddJob *add = data;
 
 	if (p->phase == KM_PHASE_CONVERTING)
-		km_worker_report_converting(add->job, &add->progress, p->done, p->total);
+		km_worker_report_converting(add->job, &add->progress, p->done, p->total, p->format);
 	else
 		km_worker_report_copied(add->job, &add->progress, add->bytes_before, p->done);
 }

@@ -153,9 +153,12 @@ void km_worker_report_file(KmJob *job, KmProgress *progress, char *name, guint i
 			   guint64 size, guint64 bytes_before);
 void km_worker_report_copied(KmJob *job, KmProgress *progress, guint64 bytes_before,
 			     guint64 done);
-/* Or, before its copy, the file is being converted: done_ms of its total_ms of audio. */
+/*
+ * Or, before its copy, the file is being converted into format (a static
+ * title, or NULL): done_ms of its total_ms of audio.
+ */
 void km_worker_report_converting(KmJob *job, KmProgress *progress, guint64 done_ms,
-				 guint64 total_ms);
+				 guint64 total_ms, const char *format);
 GCancellable *km_job_cancellable(KmJob *job);
 /*
  * Whether error means the device is gone or failing; if so, the session

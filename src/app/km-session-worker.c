@@ -87,9 +87,10 @@ void km_worker_report_file(KmJob *job, KmProgress *progress, char *name, guint i
 }
 
 void km_worker_report_converting(KmJob *job, KmProgress *progress, guint64 done_ms,
-				 guint64 total_ms)
+				 guint64 total_ms, const char *format)
 {
 	progress->converting = TRUE;
+	progress->convert_format = format;
 	progress->convert_done_ms = done_ms;
 	progress->convert_total_ms = total_ms;
 	km_worker_report(job, progress);

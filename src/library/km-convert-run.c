@@ -314,8 +314,8 @@ static void report(struct run *r, const KmConvertPlan *plan, KmProgressFunc prog
 {
 	guint64 total = plan->duration_ms;
 
-	km_progress_report(progress, data, KM_PHASE_CONVERTING,
-			   total ? MIN(r->done_ms, total) : r->done_ms, total);
+	km_progress_report_converting(progress, data, total ? MIN(r->done_ms, total) : r->done_ms,
+				      total, km_convert_format_title(plan->format));
 }
 
 /* Play the pipeline to its end, or until an error, a cancel or a stall. */

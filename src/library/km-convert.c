@@ -48,14 +48,16 @@ static const guint discover_timeouts[] = { 1, 1, 2, 4, 8 };
 
 static const struct {
 	const char *name;
+	const char *title;
 	const char *extension;
 	KmConvertChain chain;
 } formats[] = {
-	[KM_CONVERT_VORBIS] = { "vorbis", "ogg", { "vorbisenc", { "oggmux", NULL } } },
+	[KM_CONVERT_VORBIS] = { "vorbis", "Ogg Vorbis", "ogg",
+				{ "vorbisenc", { "oggmux", NULL } } },
 	/* xingmux writes the header a VBR MP3 needs for its duration; id3v2mux the tags */
-	[KM_CONVERT_MP3] = { "mp3", "mp3", { "lamemp3enc", { "xingmux", "id3v2mux" } } },
+	[KM_CONVERT_MP3] = { "mp3", "MP3", "mp3", { "lamemp3enc", { "xingmux", "id3v2mux" } } },
 	/* flacenc writes the tags itself, as Vorbis comments */
-	[KM_CONVERT_FLAC] = { "flac", "flac", { "flacenc", { NULL, NULL } } },
+	[KM_CONVERT_FLAC] = { "flac", "FLAC", "flac", { "flacenc", { NULL, NULL } } },
 };
 
 /* Each element a conversion uses, and the Debian package that has it. */
@@ -89,6 +91,12 @@ const char *km_convert_format_name(KmConvertFormat format)
 {
 	g_return_val_if_fail(format < G_N_ELEMENTS(formats), NULL);
 	return formats[format].name;
+}
+
+const char *km_convert_format_title(KmConvertFormat format)
+{
+	g_return_val_if_fail(format < G_N_ELEMENTS(formats), NULL);
+	return formats[format].title;
 }
 
 gboolean km_convert_format_from_name(const char *name, KmConvertFormat *format)

@@ -59,6 +59,8 @@ typedef struct {
 /* "vorbis", "mp3", "flac" (also the names --convert-to and the settings take). */
 const char *km_convert_format_name(KmConvertFormat format);
 gboolean km_convert_format_from_name(const char *name, KmConvertFormat *format);
+/* The format as people call it: "Ogg Vorbis", "MP3", "FLAC" (a static string). */
+const char *km_convert_format_title(KmConvertFormat format);
 /* The extension of the output, without the dot: "ogg", "mp3", "flac". */
 const char *km_convert_format_extension(KmConvertFormat format);
 

@@ -331,8 +331,8 @@ static gboolean wait_done(KmConversions *cv, Job *job, KmProgressFunc progress, 
 			return FALSE;
 		}
 		g_mutex_unlock(&cv->lock);
-		km_progress_report(progress, data, KM_PHASE_CONVERTING, done,
-				   job->plan.duration_ms);
+		km_progress_report_converting(progress, data, done, job->plan.duration_ms,
+					      km_convert_format_title(job->plan.format));
 		g_mutex_lock(&cv->lock);
 		g_cond_wait_until(&cv->changed, &cv->lock, g_get_monotonic_time() + TAKE_POLL_US);
 	}
@@ -358,8 +358,8 @@ const char *km_conversions_take(KmConversions *cv, guint index, KmProgressFunc p
 		g_cancellable_set_error_if_cancelled(cancellable, error);
 		return NULL;
 	}
-	km_progress_report(progress, data, KM_PHASE_CONVERTING, job->plan.duration_ms,
-			   job->plan.duration_ms);
+	km_progress_report_converting(progress, data, job->plan.duration_ms, job->plan.duration_ms,
+				      km_convert_format_title(job->plan.format));
 	if (!job->dest)
 		g_propagate_error(error, g_error_copy(job->error));
 	return job->dest;

@@ -25,6 +25,8 @@ typedef struct {
 	KmPhase phase;
 	guint64 done;		/* bytes of the current file or pass handled so far (CONVERTING: ms) */
 	guint64 total;		/* bytes it has (0 when unknown) */
+	/* CONVERTING: the target format's title (km_convert_format_title(), static); else NULL */
+	const char *format;
 } KmLibraryProgress;
 
 /* Called on the caller's thread, between chunks; progress is valid during the call. */
@@ -34,7 +36,18 @@ typedef void (*KmProgressFunc)(const KmLibraryProgress *progress, gpointer user_
 static inline void km_progress_report(KmProgressFunc func, gpointer user_data, KmPhase phase,
 				      guint64 done, guint64 total)
 {
-	KmLibraryProgress progress = { phase, done, total };
+	KmLibraryProgress progress = { phase, done, total, NULL };
+
+	if (func)
+		func(&progress, user_data);
+}
+
+/* The same for KM_PHASE_CONVERTING: done and total in ms of audio, into format (its title). */
+static inline void km_progress_report_converting(KmProgressFunc func, gpointer user_data,
+						 guint64 done_ms, guint64 total_ms,
+						 const char *format)
+{
+	KmLibraryProgress progress = { KM_PHASE_CONVERTING, done_ms, total_ms, format };
 
 	if (func)
 		func(&progress, user_data);

@@ -175,11 +175,12 @@ static void test_progress_row(void)
 	KmProgress p = { .file_name = (char *)"a.m4a", .file_index = 1, .n_files = 4,
 			 .file_bytes_total = 1000000, .bytes_done = 3000000,
 			 .bytes_total = 5000000, .rate = 1000000, .seconds_left = 2,
-			 .converting = TRUE, .convert_done_ms = 1500, .convert_total_ms = 6000 };
+			 .converting = TRUE, .convert_done_ms = 1500, .convert_total_ms = 6000,
+			 .convert_format = "FLAC" };
 
 	km_transfer_row_set_fills_player(row, TRUE);
 	km_transfer_row_update(row, &p);
-	g_assert_cmpstr(km_transfer_row_get_status(row), ==, "Converting “a.m4a”… — 2 of 4");
+	g_assert_cmpstr(km_transfer_row_get_status(row), ==, "Converting “a.m4a” to FLAC… — 2 of 4");
 	g_assert_cmpfloat_with_epsilon(gtk_progress_bar_get_fraction(file_bar(GTK_WIDGET(row))),
 				       0.25, 1e-9);
 	g_assert_cmpuint(km_transfer_row_get_pending_bytes(row), ==, 2000000);
@@ -256,7 +257,7 @@ static KmTransferRow *drop(KmPlayerView *pv, GFile *file)
 	return km_transfer_panel_get_first_row(transfers);
 }
 
-/* Whether the row showed "Converting “NAME”…" (on every update, from the drop on). */
+/* Whether the row showed "Converting “NAME” to Ogg Vorbis…" (on every update, from the drop on). */
 typedef struct {
 	char *prefix;
 	gboolean seen;
@@ -272,7 +273,8 @@ static void watch_converting(KmTransferRow *row, GFile *file, ConvertingWatch *w
 {
 	g_autofree char *name = g_file_get_basename(file);
 
-	watch->prefix = g_strdup_printf("Converting “%s”…", name);
+	/* Ogg Vorbis: the default for a lossy source */
+	watch->prefix = g_strdup_printf("Converting “%s” to Ogg Vorbis…", name);
 	g_signal_connect(row, "changed", G_CALLBACK(on_row_changed), watch);
 }
 

@@ -219,7 +219,7 @@ if command -v script >/dev/null; then
 	script -qec "$(printf '%q ' "$KARMACTL" -i "$IMG" add long.m4a)" /dev/null >tty.txt
 	report "add on a terminal exits 0" $?
 	check "...its line shows the conversion's progress" \
-		grep -Eq 'long.m4a: converting [0-9]+:[0-9]{2} of 2:00' tty.txt
+		grep -Eq 'long.m4a: converting to Ogg Vorbis, [0-9]+:[0-9]{2} of 2:00' tty.txt
 	check "...then says it was added, converted" grep -q 'long.m4a (converted to vorbis)' tty.txt
 fi
 

@@ -125,7 +125,7 @@ static void on_progress(const KmLibraryProgress *p, gpointer data)
 	if (p->phase == KM_PHASE_COPYING)
 		kc_progress_file_update(&job->progress, p->done);
 	else if (p->phase == KM_PHASE_CONVERTING)	/* in ms of audio */
-		kc_progress_file_converting(&job->progress, p->done, p->total);
+		kc_progress_file_converting(&job->progress, p->done, p->total, p->format);
 	check_sigint(job);
 }
 

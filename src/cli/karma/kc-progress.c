@@ -28,14 +28,15 @@ static void format_bytes(char *buf, size_t len, uint64_t n)
 		g_snprintf(buf, len, "%.1f KiB", (double)n / 1024);
 }
 
-/* "[2/5] song.m4a: converting 1:05 of 3:10" */
+/* "[2/5] song.m4a: converting to Ogg Vorbis, 1:05 of 3:10" */
 static void print_converting(struct kc_progress *p, int64_t now, uint64_t done_ms,
-			     uint64_t total_ms)
+			     uint64_t total_ms, const char *format)
 {
 	uint64_t done_s = done_ms / 1000, total_s = total_ms / 1000;
 
-	fprintf(stderr, "\r\033[K[%u/%u] %s: converting %" PRIu64 ":%02" PRIu64 " of %" PRIu64
+	fprintf(stderr, "\r\033[K[%u/%u] %s: converting%s%s, %" PRIu64 ":%02" PRIu64 " of %" PRIu64
 		":%02" PRIu64, p->file_index, p->n_files, p->file_name ? p->file_name : "",
+		format ? " to " : "", format ? format : "",
 		done_s / 60, done_s % 60, total_s / 60, total_s % 60);
 	fflush(stderr);
 	p->last_print_us = now;
@@ -86,7 +87,8 @@ void kc_progress_file_update(struct kc_progress *p, uint64_t done)
 }
 
 /* The in-place line goes away before what is printed about the file. */
-void kc_progress_file_converting(struct kc_progress *p, uint64_t done_ms, uint64_t total_ms)
+void kc_progress_file_converting(struct kc_progress *p, uint64_t done_ms, uint64_t total_ms,
+				 const char *format)
 {
 	int64_t now;
 
@@ -94,7 +96,7 @@ void kc_progress_file_converting(struct kc_progress *p, uint64_t done_ms, uint64
 		return;
 	now = g_get_monotonic_time();
 	if (now - p->last_print_us >= REDRAW_US)
-		print_converting(p, now, done_ms, total_ms);
+		print_converting(p, now, done_ms, total_ms, format);
 }
 
 static void clear_line(struct kc_progress *p)

@@ -30,11 +30,13 @@ void kc_progress_file_begin(struct kc_progress *p, const char *name, uint64_t si
 /* done: bytes of the current file so far (a KmProgressFunc's figure). */
 void kc_progress_file_update(struct kc_progress *p, uint64_t done);
 /*
- * The file is being converted before its copy (KM_PHASE_CONVERTING): done_ms
- * of total_ms of its audio. On a terminal, the line says so until the copy
- * starts; elsewhere the file's one line comes when it is done.
+ * The file is being converted before its copy (KM_PHASE_CONVERTING) into
+ * format (its title, or NULL): done_ms of total_ms of its audio. On a
+ * terminal, the line says so until the copy starts; elsewhere the file's
+ * one line comes when it is done.
  */
-void kc_progress_file_converting(struct kc_progress *p, uint64_t done_ms, uint64_t total_ms);
+void kc_progress_file_converting(struct kc_progress *p, uint64_t done_ms, uint64_t total_ms,
+				 const char *format);
 /* The file is finished (or given up: its bytes count as done either way). */
 void kc_progress_file_end(struct kc_progress *p);
 /* Clears the in-place line (a command stopped in the middle of a file). */
