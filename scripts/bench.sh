@@ -16,7 +16,12 @@ BUILD=${KM_BENCH_BUILD:-$ROOT/_build-release}
 "$ROOT/scripts/install-deps.sh" > /dev/null
 "$ROOT/scripts/build.sh" "$BUILD" -Dbuildtype=release > /dev/null || { echo "bench.sh: build failed (run scripts/build.sh $BUILD -Dbuildtype=release to see why)" >&2; exit 1; }
 if [ $# = 0 ]; then
-    set -- $(cd "$ROOT/tests/bench" && ls *.sh | grep -v -- '-lib\.sh$' | sed 's/\.sh$//')
+    for script in "$ROOT"/tests/bench/*.sh; do
+        case $script in
+        *-lib.sh) ;;
+        *) set -- "$@" "$(basename "$script" .sh)" ;;
+        esac
+    done
 fi
 status=0
 for name in "$@"; do

@@ -54,6 +54,8 @@ PKGS=(
     gettext desktop-file-utils appstream appstream-util librsvg2-bin flatpak-builder
     # karmactl's man page (docs/karmactl.1): mandoc -Tlint checks it in the tests
     mandoc
+    # the validate suite runs it on every shell script (tests/validate/check-shell.py)
+    shellcheck
     # the tests' private D-Bus session (the portal mocks), SVG icons for GTK,
     # man pages, the translation tests' locales, and the Debian 13 root that
     # scripts/test.sh builds in (scripts/test-trixie.sh)

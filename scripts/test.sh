@@ -22,7 +22,7 @@
 # arguments for `meson test`, e.g. "--suite unit").
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$ROOT"
+cd "$ROOT" || exit
 PREFIX=${KM_BUILD_PREFIX:-$ROOT/_build}
 
 fail_early() {

@@ -27,7 +27,7 @@ set -euo pipefail
 KARMACTL=${1:?usage: add-bench.sh KARMACTL BENCH_LIBRARY_FILL}
 FILL=${2:?usage: add-bench.sh KARMACTL BENCH_LIBRARY_FILL}
 NAME=add-bench
-# shellcheck source=tests/bench/scale-bench-lib.sh
+# shellcheck source=scale-bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/scale-bench-lib.sh"
 
 # add IMAGE N STATS: a fresh copy of IMAGE, then the timed add of the first

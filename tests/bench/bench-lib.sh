@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench-lib.sh - the timing and arithmetic every benchmark script shares

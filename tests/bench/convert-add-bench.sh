@@ -34,7 +34,7 @@ rm -rf "$DIR"
 mkdir -p "$DIR/aac" "$DIR/converted"
 trap 'rm -rf "$DIR"' EXIT
 
-# shellcheck source=tests/bench/bench-lib.sh
+# shellcheck source=bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 secs() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1e6 }'; }
 

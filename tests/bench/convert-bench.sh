@@ -41,7 +41,7 @@ rm -rf "$DIR"
 mkdir -p "$DIR/src"
 trap 'rm -rf "$DIR"' EXIT
 
-# shellcheck source=tests/bench/bench-lib.sh
+# shellcheck source=bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 echo "# driver: $DRIVER"

@@ -102,8 +102,10 @@ echo
 echo "| work | kernel | our core | speed against the kernel | target | met |"
 echo "|---|---|---|---|---|---|"
 for what in read walk; do
-    k=$(median $(awk -v w="$what" '$1 == "RESULT" && $2 == w { print $3 }' "$DIR/vm.log"))
-    o=$(median $(awk -v w="$what" '$1 == "RESULT" && $2 == w { print $4 }' "$DIR/vm.log"))
+    mapfile -t kernel_runs < <(awk -v w="$what" '$1 == "RESULT" && $2 == w { print $3 }' "$DIR/vm.log")
+    mapfile -t our_runs < <(awk -v w="$what" '$1 == "RESULT" && $2 == w { print $4 }' "$DIR/vm.log")
+    k=$(median "${kernel_runs[@]}")
+    o=$(median "${our_runs[@]}")
     r=$(awk -v k="$k" -v o="$o" 'BEGIN { printf "%.2f", k / o }')
     t=$([ "$what" = read ] && echo 2.0 || echo 1.0)
     met=$(awk -v r="$r" -v t="$t" 'BEGIN { print (r >= t) ? "yes" : "NO" }')

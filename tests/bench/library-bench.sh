@@ -45,7 +45,7 @@ mkdir -p "$DIR"
 trap 'rm -rf "$DIR"' EXIT
 IMG=$DIR/karma.img
 
-# shellcheck source=tests/bench/bench-lib.sh
+# shellcheck source=bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 usb_stat() { sed -n "s/.*usb stats:.* $1=\([0-9]*\).*/\1/p" "$2"; }
 # usb_row STATS_FILE: "N commands, B bytes, T ms modelled" from the usb stats line.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # loop-bench-lib.sh - what the benchmarks on loop devices share (sourced by
@@ -18,5 +19,5 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# shellcheck source=tests/bench/bench-lib.sh
+# shellcheck source=bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"

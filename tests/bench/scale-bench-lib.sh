@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # scale-bench-lib.sh - what the benchmarks of adding at scale share
@@ -12,7 +13,7 @@
 # the last two), BENCH_LIBRARY (20000), BENCH_ADD (1000), BENCH_RUNS (3),
 # BENCH_DIR (/dev/shm/km-NAME; removed afterwards).
 
-# shellcheck source=tests/bench/bench-lib.sh
+# shellcheck source=bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 read -r -a SIZES <<< "${BENCH_SIZES:-5000 10000 20000}"
@@ -68,6 +69,7 @@ make_wav_tree "$largest"
 # timed CMD...: runs CMD; WALL_US is the time it took, CPU_US the user and
 # system time of the processes it ran (steadier than the wall time on a
 # machine shared with other work: its ratios are shown beside).
+# shellcheck disable=SC2034 # WALL_US and CPU_US are read by the sourcing scripts
 timed() {
     local t0 t1
     times > "$DIR/times.0"
@@ -97,9 +99,10 @@ verify_disk() {
 # each size, WHAT heading its first column; WALL and CPU name associative
 # arrays of size -> the runs' times (us, space-separated). Sets SCALE_RATIO
 # and SCALE_CPU_RATIO: the last size's medians over the ones before it.
+# shellcheck disable=SC2034 # SCALE_RATIO and SCALE_CPU_RATIO: read by the sourcing scripts
 scale_table() {
     local -n wall=$2 cpu=$3
-    local n prev= w c
+    local n prev='' w c
     declare -A mw mc
     echo
     echo "| $1 | median | per file | x the previous size | CPU | x the previous size |"
@@ -125,6 +128,7 @@ print_runs() {
 # target_row WHAT VALUE LIMIT: a row of the targets' table (met when VALUE
 # <= LIMIT); a target missed makes STATUS 2, the scripts' exit status.
 STATUS=0
+# shellcheck disable=SC2034 # STATUS: the sourcing scripts exit with it
 target_row() {
     local ok
     ok=$(at_most "$2" "$3")

@@ -33,7 +33,7 @@ FILL=${2:?usage: session-add-bench.sh KARMACTL BENCH_LIBRARY_FILL}
 NAME=session-add-bench
 BENCH=$(dirname "$FILL")/bench-session-add
 [ -x "$BENCH" ] || { echo "$NAME: $BENCH was not built" >&2; exit 1; }
-# shellcheck source=tests/bench/scale-bench-lib.sh
+# shellcheck source=scale-bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/scale-bench-lib.sh"
 
 # add IMAGE N OUT: a fresh copy of IMAGE, the first N files added through

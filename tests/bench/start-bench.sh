@@ -38,7 +38,7 @@ echo "a short file" > "$DIR/hi"
 TRUE=$(command -v true)
 if [ "$TRUE" = true ]; then TRUE=/bin/true; fi  # the program, not the shell's builtin
 
-# shellcheck source=tests/bench/bench-lib.sh
+# shellcheck source=bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 # per_start COMMAND...: the time of one start in us, over STARTS starts: its
 # CPU time (perf stat's task-clock) when perf can count it, else wall time.
@@ -105,7 +105,7 @@ for n in "${names[@]}"; do
         "$(ms $((med[$n] - med[true])))" "$(ms $((med[$n] - med[dd])))" "$target" "$met"
 done
 echo
-echo "# shared libraries karmactl loads at start ($(ldd "$KARMACTL" | grep -c '=>')):" \
-    $(ldd "$KARMACTL" | awk '/=>/ { print $1 }')
+mapfile -t libs < <(ldd "$KARMACTL" | awk '/=>/ { print $1 }')
+echo "# shared libraries karmactl loads at start (${#libs[@]}):" "${libs[@]}"
 for n in "${names[@]}"; do echo "# $n (us per start, each block):${times[$n]}"; done
 exit $status

@@ -27,7 +27,7 @@ set -euo pipefail
 KARMACTL=${1:?usage: sync-bench.sh KARMACTL BENCH_LIBRARY_FILL}
 FILL=${2:?usage: sync-bench.sh KARMACTL BENCH_LIBRARY_FILL}
 NAME=sync-bench
-# shellcheck source=tests/bench/scale-bench-lib.sh
+# shellcheck source=scale-bench-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/scale-bench-lib.sh"
 
 # run_sync N ADDS STATS: the timed sync (WALL_US, CPU_US) of the folders of the

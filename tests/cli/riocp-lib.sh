@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # riocp-lib.sh - what the karmactl tests that check a library against
 # libkarma's riocp (karma-tools) share, sourced after tap.sh:
@@ -42,7 +43,7 @@ riocp_reads() {
 		echo "# riocp (karma-tools) is not installed: interop skipped"
 		return
 	fi
-	rm -rf "$W/ours" "$W/home"
+	rm -rf "${W:?}/ours" "${W:?}/home"
 	mkdir -p "$W/ours/music" "$W/home"
 	check "copy fids0/ out" km get -r /fids0 "$W/ours/music/fids0"
 	check "copy var/ out" km get -r /var "$W/ours/music/var"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tap.sh - what the karmactl test scripts share, sourced by them:
 #   . tap.sh KARMACTL   (then: check, status, fails, same, k, kv; end with tap_done)
@@ -5,6 +6,7 @@
 
 KARMACTL=${1:?usage: SCRIPT KARMACTL}
 # This folder, for the other files the scripts source (riocp-lib.sh).
+# shellcheck disable=SC2034 # read by the sourcing scripts
 TAP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KARMACTL=$(realpath "$KARMACTL")
 W=$(mktemp -d "${TMPDIR:-/tmp}/karmactl-test.XXXXXX")

@@ -22,7 +22,7 @@ plays() { grep -v '^#' "$1"; }
 times() { awk -F'\t' -v t="$2" '$3 == t { printf "%s ", $7 }' "$1"; }
 
 A=272 B=288 C=304
-TA=$(prop $A title) TB=$(prop $B title) TC=$(prop $C title)
+TA=$(prop $A title) TB=$(prop $B title)
 DA=$(($(prop $A duration) / 1000))
 
 kv plays >empty.out 2>"$ERR"

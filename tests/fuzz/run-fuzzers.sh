@@ -74,7 +74,7 @@ if [ $make = 1 ] && [ ! -d "$build" ]; then
 	CC=clang meson setup "$build" "$src" -Dfuzzing=true -Dinterop=disabled >/dev/null
 fi
 if [ $make = 1 ]; then
-	ninja -C "$build" -j2 $(printf 'tests/fuzz/fuzz-%s ' "${targets[@]}") >/dev/null
+	ninja -C "$build" -j2 "${targets[@]/#/tests/fuzz/fuzz-}" >/dev/null
 fi
 mkdir -p "$work"
 for t in "${targets[@]}"; do

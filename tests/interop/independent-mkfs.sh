@@ -31,7 +31,6 @@ diag < "$W/mkfs.txt"
 gen "$W/frag.ref" $FRAG_SIZE 1
 ref_sha=$(sha256sum < "$W/frag.ref" | cut -d' ' -f1)
 ok "util.py gen reproduces mkomfs-min's content" grep -q "sha256=$ref_sha" "$W/mkfs.txt"
-ino=$(sed -n 's/.* ino=\([0-9]*\) .*/\1/p' "$W/mkfs.txt")
 tables=$(sed -n 's/.* extent_tables=\([0-9]*\) .*/\1/p' "$W/mkfs.txt")
 ok "the file spans a continuation table ($tables tables)" [ "${tables:-0}" -ge 2 ]
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - shared helpers of the kernel interop tests (sourced, bash).
 #

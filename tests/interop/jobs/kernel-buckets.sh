@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Guest-side job (busybox sh, cwd = root of the mounted volume) for
 # hash-buckets.sh.  /job/files/names.txt: 60 names that share one hash
 # bucket (line N = name N).  B/ holds names 1-40 but for those the host

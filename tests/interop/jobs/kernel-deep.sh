@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Guest-side job (busybox sh, cwd = root of the mounted volume) for
 # deep-trees.sh: the kernel makes a folder path 60 levels deep, kdeep/L01/
 # L02/.../L60, with a file Fnn at the depths 1, 15, 30, 45 and 60.

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Guest-side job (busybox sh, cwd = root of the mounted volume) for
 # extent-limit.sh: the kernel writes two files of exactly 97 extents (the
 # most its inode's table holds) by appending 64 KiB to each in turn, so that

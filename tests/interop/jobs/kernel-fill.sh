@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Guest-side job (busybox sh, cwd = root of the mounted volume) for
 # near-full.sh: the kernel fills what is free, with files of 256 KiB, then
 # 8 KiB, then 1 byte, each size until a write fails, and reports the free

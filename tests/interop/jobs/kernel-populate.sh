@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Guest-side job (busybox sh, cwd = root of the mounted volume) for
 # kernel-writes.sh: the kernel creates, writes, renames, deletes and makes
 # directories.  /job/files/blob.bin comes from the host (>= 3 MiB).
@@ -27,7 +28,7 @@ while [ $i -lt 30 ]; do
 done
 
 # 120 names in one folder: shared hash buckets
-for n in $(seq 1 120); do echo "file $n" > k/$(printf 'M%03d' $n); done
+for n in $(seq 1 120); do echo "file $n" > "k/$(printf 'M%03d' "$n")"; done
 
 # same bucket (the hash folds case), different names (compare does not)
 echo lower > d/casetest
