@@ -388,7 +388,6 @@ static gint compare_fids(gconstpointer a, gconstpointer b)
 static char *track_lines(KmSession *session, GHashTable *fids)
 {
 	GListModel *tracks = km_session_get_tracks(session);
-	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GArray) order = g_array_new(FALSE, FALSE, sizeof(guint32));
 	GString *text = g_string_new(NULL);
 
