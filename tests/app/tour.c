@@ -240,11 +240,11 @@ static void add_and_export(Tour *tour)
 static void sync_preview(Tour *tour)
 {
 	g_autofree char *music = g_build_filename(tour->tmp, "Sync", NULL);
-	g_autoptr(GPtrArray) files = km_test_write_wavs(music, 720, 3);
 	g_autoptr(GFile) folder = g_file_new_for_path(music);
 	GtkWidget *dialog;
 	GtkWidget *expander;
 
+	g_ptr_array_unref(km_test_write_wavs(music, 720, 3));
 	km_player_view_sync_folder(player_view(tour), folder);
 	dialog = wait_dialog();
 	expander = km_test_find_widget(dialog, GTK_TYPE_EXPANDER);
