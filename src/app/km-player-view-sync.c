@@ -4,8 +4,8 @@
  * player was last synced from), compared with the player on the worker
  * (km_session_plan_sync_async()), then a question that shows what would be
  * added, what the folder lacks (deleted only when the box is ticked, off by
- * default), each track in an expander, and the space after; Sync queues the removal and the add, the
- * jobs Delete and Add Files run.
+ * default), each track in an expander, and the space after; Sync queues
+ * the removal and the add, the jobs Delete and Add Files run.
  */
 #define G_LOG_DOMAIN "km-player-view"
 

@@ -155,7 +155,7 @@ void km_worker_report_copied(KmJob *job, KmProgress *progress, guint64 bytes_bef
 			     guint64 done);
 /*
  * Or, before its copy, the file is being converted into format (a static
- * title, or NULL): done_ms of its total_ms of audio.
+ * title): done_ms of its total_ms of audio.
  */
 void km_worker_report_converting(KmJob *job, KmProgress *progress, guint64 done_ms,
 				 guint64 total_ms, const char *format);

@@ -55,8 +55,7 @@ static char *status_text(const KmProgress *p)
 	if (p->converting)
 		/* Translators: file name, the format (Ogg Vorbis, MP3, FLAC), its number, how many */
 		return g_strdup_printf(_("Converting “%s” to %s… — %u of %u"), name,
-				       p->convert_format ? p->convert_format : "?", number,
-				       p->n_files);
+				       p->convert_format, number, p->n_files);
 	rate = p->rate > 0 ? g_format_size((guint64)p->rate) : g_strdup("");
 	left = time_left_text(p->seconds_left);
 	/* Translators: file name, its number, how many, speed per second, time left */

@@ -3,7 +3,8 @@
  * km-convert-aiff.c - an AIFF's format read from its COMM chunk, so that an
  * AIFF is planned without GStreamer's discoverer and converted without
  * decodebin (km-convert-private.h says why). The file is untrusted: at most
- * MAX_CHUNKS chunks are walked, each inside the file.
+ * MAX_CHUNKS chunks are walked, each inside the file. Also the opening of a
+ * header both readers share (km_convert_open_header(): the MP4 one too).
  */
 #include "km-convert-private.h"
 
@@ -74,19 +75,31 @@ static gboolean find_comm(FILE *f, guint64 file_size, KmAiffFormat *format)
  * An AIFF without a usable COMM is BROKEN rather than handed to the
  * discoverer, which would meet the aiffparse race (km-convert-private.h).
  */
-KmAiffRead km_convert_aiff_format(const char *path, KmAiffFormat *format)
+FILE *km_convert_open_header(const char *path, guint64 *size)
 {
 	FILE *f = fopen(path, "rbe");
+	off_t end;
+
+	if (f && fseeko(f, 0, SEEK_END) == 0 && (end = ftello(f)) > 0) {
+		rewind(f);
+		*size = (guint64)end;
+		return f;
+	}
+	if (f)
+		fclose(f);
+	return NULL;
+}
+
+KmAiffRead km_convert_aiff_format(const char *path, KmAiffFormat *format)
+{
 	KmAiffRead read = KM_AIFF_NONE;
-	off_t size;
+	guint64 size;
+	FILE *f = km_convert_open_header(path, &size);
 
 	if (!f)
 		return KM_AIFF_NONE;
-	if (fseeko(f, 0, SEEK_END) == 0 && (size = ftello(f)) > 0) {
-		rewind(f);
-		if (is_aiff(f))
-			read = find_comm(f, (guint64)size, format) ? KM_AIFF_READ : KM_AIFF_BROKEN;
-	}
+	if (is_aiff(f))
+		read = find_comm(f, size, format) ? KM_AIFF_READ : KM_AIFF_BROKEN;
 	fclose(f);
 	return read;
 }

@@ -7,7 +7,6 @@
  */
 #include "km-convert-private.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define MAX_BOXES 64
@@ -60,16 +59,13 @@ static KmMp4Index walk_boxes(FILE *f, guint64 file_size)
 
 KmMp4Index km_convert_mp4_index(const char *path)
 {
-	FILE *f = fopen(path, "rbe");
-	KmMp4Index index = KM_MP4_NONE;
-	off_t size;
+	guint64 size;
+	FILE *f = km_convert_open_header(path, &size);
+	KmMp4Index index;
 
 	if (!f)
 		return KM_MP4_NONE;
-	if (fseeko(f, 0, SEEK_END) == 0 && (size = ftello(f)) > 0) {
-		rewind(f);
-		index = walk_boxes(f, (guint64)size);
-	}
+	index = walk_boxes(f, size);
 	fclose(f);
 	return index;
 }

@@ -9,6 +9,8 @@
 
 #include "km-convert.h"
 
+#include <stdio.h>
+
 G_BEGIN_DECLS
 
 /* The elements after the capsfilter, in order: an encoder, then its muxers. */
@@ -64,6 +66,12 @@ typedef enum {
 } KmMp4Index;
 
 KmMp4Index km_convert_mp4_index(const char *path);
+
+/*
+ * path opened for reading its header, at its start, with its size in
+ * *size; NULL when it cannot be opened or is empty (km-convert-aiff.c).
+ */
+FILE *km_convert_open_header(const char *path, guint64 *size);
 
 /* A big-endian 32-bit number, as AIFF and MP4 headers write them. */
 static inline guint32 km_convert_be32(const guint8 *p)

@@ -34,9 +34,8 @@ static void print_converting(struct kc_progress *p, int64_t now, uint64_t done_m
 {
 	uint64_t done_s = done_ms / 1000, total_s = total_ms / 1000;
 
-	fprintf(stderr, "\r\033[K[%u/%u] %s: converting%s%s, %" PRIu64 ":%02" PRIu64 " of %" PRIu64
-		":%02" PRIu64, p->file_index, p->n_files, p->file_name ? p->file_name : "",
-		format ? " to " : "", format ? format : "",
+	fprintf(stderr, "\r\033[K[%u/%u] %s: converting to %s, %" PRIu64 ":%02" PRIu64 " of %" PRIu64
+		":%02" PRIu64, p->file_index, p->n_files, p->file_name ? p->file_name : "", format,
 		done_s / 60, done_s % 60, total_s / 60, total_s % 60);
 	fflush(stderr);
 	p->last_print_us = now;

@@ -31,7 +31,7 @@ void kc_progress_file_begin(struct kc_progress *p, const char *name, uint64_t si
 void kc_progress_file_update(struct kc_progress *p, uint64_t done);
 /*
  * The file is being converted before its copy (KM_PHASE_CONVERTING) into
- * format (its title, or NULL): done_ms of total_ms of its audio. On a
+ * format (its title): done_ms of total_ms of its audio. On a
  * terminal, the line says so until the copy starts; elsewhere the file's
  * one line comes when it is done.
  */
